@@ -1,0 +1,159 @@
+"""Configuration, declared once as pydantic models; every SPEC weight is named here.
+
+`configs/default.yaml` mirrors these defaults (a test keeps them equal). Load a
+YAML file with `load_config(path)`; override single values with dotted keys,
+e.g. `attach.judge_threshold=0.4` (what the CLI's `--set` does).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class RayConfig(Section):
+    address: str | None = Field(None, description="None: start local Ray; 'auto': join a cluster")
+    num_cpus: int = Field(2, ge=1, description="CPUs for a local Ray started by the job")
+    num_shards: int = Field(8, ge=1, description="user shards; each is one Ray task")
+    namespace: str = Field("arborwiki", description="Ray namespace for named actors")
+    actor_name: str = Field("arborwiki-query", description="name of the query actor")
+    query_replicas: int = Field(1, ge=1, description="query actor replicas")
+
+
+class WindowConfig(Section):
+    max_turns: int = Field(4, ge=1, description="turns per extraction window (within a session)")
+
+
+class ExtractConfig(Section):
+    backend: Literal["rules", "vllm", "openai"] = Field("rules", description="extractor backend")
+    model: str = Field("Qwen/Qwen2.5-7B-Instruct", description="model for vllm/openai backends")
+    base_url: str = Field("http://localhost:8000/v1", description="OpenAI-compatible endpoint")
+    max_tokens: int = Field(768, ge=16)
+    temperature: float = Field(0.0, ge=0.0)
+    batch_size: int = Field(256, ge=1, description="windows per vLLM generate() call")
+    pool_size: int = Field(1, ge=1, description="vLLM actors (one per GPU)")
+    tensor_parallel_size: int = Field(1, ge=1)
+    max_concurrency: int = Field(16, ge=1, description="in-flight HTTP requests (openai backend)")
+    max_retries: int = Field(3, ge=0, description="retries on transient HTTP errors")
+    max_keywords: int = Field(12, ge=1, description="keywords kept per snapshot")
+    max_terms: int = Field(12, ge=1, description="exact terms kept per snapshot")
+
+
+class EmbedConfig(Section):
+    backend: Literal["static"] = Field("static", description="offline CPU embedder")
+    model_path: str | None = Field(None, description="model dir; None: the bundled static model")
+    batch_size: int = Field(1024, ge=1)
+
+
+class AttachConfig(Section):
+    """SPEC §3: g(σ,T) weights, bonuses and the judge."""
+
+    w_sum: float = Field(0.60, description="weight of cos(e_σ, e_T^sum)")
+    w_latest: float = Field(0.20, description="weight of cos(e_σ, e_T^latest)")
+    w_keywords: float = Field(0.20, description="weight of Jaccard(K_σ, K_T)")
+    b_entity: float = Field(0.08, description="bonus when a normalized entity matches")
+    b_facet_min: float = Field(0.03, description="facet bonus for one matching facet")
+    b_facet_max: float = Field(0.06, description="facet bonus cap")
+    b_cont_per_term: float = Field(0.04, description="b_cont per shared specific term")
+    b_cont_max: float = Field(0.14, description="b_cont cap")
+    p_mismatch: float = Field(0.10, description="penalty: only generic entities shared")
+    specific_idf: float = Field(
+        1.5, description="a term is specific when its IDF over the user's snapshots ≥ this"
+    )
+    judge_threshold: float = Field(0.55, description="CONTINUE when best score ≥ this, else NEW")
+    max_candidates: int = Field(8, ge=1, description="candidates from the hybrid set")
+    w_rec: float = Field(0.05, description="recency bias in node rerank s_rec")
+    w_topic: float = Field(0.05, description="topic-anchor adjustment s_topic")
+    w_key: float = Field(0.05, description="keyword/entity adjustment s_key")
+    continuation_cues: list[str] = Field(
+        default_factory=lambda: ["also", "as i said", "anyway", "and then", "besides"],
+        description="cue words that continue the active state",
+    )
+    return_cues: list[str] = Field(
+        default_factory=lambda: ["back to", "remember when", "last week's", "as we discussed"],
+        description="cue words that return to an earlier state",
+    )
+
+
+class LifecycleConfig(Section):
+    """SPEC §4."""
+
+    max_prefilter: int = Field(3, ge=1, description="earlier claims the judge sees at most")
+
+
+class WikiConfig(Section):
+    """SPEC §5."""
+
+    entity_split_threshold: int = Field(6, description="split entity pages linking > this")
+    shard_size: int = Field(4, ge=1, description="target trajectories per entity shard")
+    min_entity_mentions: int = Field(2, ge=1, description="snapshots naming an entity for a page")
+    seed: int = Field(0, description="k-means seed, for deterministic shards")
+
+
+class QueryConfig(Section):
+    """SPEC §6: routing, S(T) weights, budget."""
+
+    top_pages: int = Field(8, ge=1, description="t: pages routed to")
+    message_hits: int = Field(20, ge=0, description="message-level hybrid hits joined into C_q")
+    k: int = Field(15, ge=1, description="trajectories selected")
+    budget_tokens: int = Field(2700, ge=1)
+    w_entity: float = Field(0.90, description="weight of Δ_entity")
+    w_facet: float = Field(0.65, description="weight of Δ_facet")
+    w_item: float = Field(0.30, description="weight of Δ_item")
+    w_term: float = Field(0.12, description="weight of Δ_term")
+    w_inventory: float = Field(0.18, description="weight of I_inventory")
+    w_count: float = Field(0.18, description="weight of I_count")
+    w_family: float = Field(0.75, description="weight of s_family")
+    p_redundancy: float = Field(0.10, description="penalty per repeated entity cluster")
+
+
+class TokenConfig(Section):
+    """The one token rule used everywhere: ceil(words_factor · words) + per_message."""
+
+    words_factor: float = Field(1.3, gt=0)
+    per_message: int = Field(4, ge=0)
+
+
+class Config(Section):
+    ray: RayConfig = Field(default_factory=RayConfig)
+    window: WindowConfig = Field(default_factory=WindowConfig)
+    extract: ExtractConfig = Field(default_factory=ExtractConfig)
+    embed: EmbedConfig = Field(default_factory=EmbedConfig)
+    attach: AttachConfig = Field(default_factory=AttachConfig)
+    lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
+    wiki: WikiConfig = Field(default_factory=WikiConfig)
+    query: QueryConfig = Field(default_factory=QueryConfig)
+    tokens: TokenConfig = Field(default_factory=TokenConfig)
+
+
+def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
+    *path, leaf = key.split(".")
+    node = data
+    for part in path:
+        node = node.setdefault(part, {})
+    node[leaf] = value
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> Config:
+    """Load YAML (default: configs/default.yaml if present) and apply `a.b=value` overrides."""
+    data: dict[str, Any] = {}
+    source = Path(path) if path else DEFAULT_CONFIG
+    if path or source.exists():
+        if not source.exists():
+            raise FileNotFoundError(f"config file not found: {source}")
+        data = yaml.safe_load(source.read_text()) or {}
+    for item in overrides or []:
+        if "=" not in item:
+            raise ValueError(f"override must look like section.key=value, got {item!r}")
+        key, raw = item.split("=", 1)
+        _set_dotted(data, key.strip(), yaml.safe_load(raw))
+    return Config.model_validate(data)

@@ -1,0 +1,210 @@
+"""Typed records passed between pipeline stages and stored as rows.
+
+These are the storage-side rows (SPEC §2). What an LLM fills in during
+extraction lives in `core.extract.schema`, deliberately apart from these, so a
+prompt change never changes a table schema. Every id is a stable content hash
+(`stable_id`), so a rebuild of the same archive yields the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["user", "assistant", "other"]
+ClaimStatus = Literal["active", "revised", "deprecated"]
+ClaimOp = Literal["ADD", "REVISE", "DEPRECATE"]
+PageKind = Literal["index", "entity", "topic", "inventory"]
+EvidenceKind = Literal["fact", "event", "artifact", "state"]
+
+
+def stable_id(prefix: str, *parts: object) -> str:
+    """A short id that depends only on `parts` (never on process, run or order of hashing)."""
+    digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode(), digest_size=10)
+    return f"{prefix}_{digest.hexdigest()}"
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=False, extra="forbid")
+
+
+class Message(Record):
+    """One turn of a conversation, as read from the archive (canonical schema)."""
+
+    user_id: str
+    conversation_id: str
+    session_id: str
+    message_id: str
+    turn_index: int
+    speaker: str
+    role: Role
+    text: str
+    timestamp: datetime = Field(description="UTC; the session date when only that is known")
+    extra: dict[str, str] = Field(default_factory=dict, description="captions and other fields")
+
+    @property
+    def full_text(self) -> str:
+        """Text plus extra fields (e.g. an image caption) so nothing said is invisible."""
+        if not self.extra:
+            return self.text
+        tail = "; ".join(f"{k}: {v}" for k, v in sorted(self.extra.items()) if v)
+        return f"{self.text} [{tail}]" if tail else self.text
+
+
+class Window(Record):
+    """A run of consecutive turns of one session: the unit a snapshot is extracted from."""
+
+    user_id: str
+    conversation_id: str
+    session_id: str
+    messages: list[Message]
+
+    @property
+    def timestamp(self) -> datetime:
+        return self.messages[0].timestamp
+
+    @property
+    def message_ids(self) -> list[str]:
+        return [m.message_id for m in self.messages]
+
+
+class Claim(Record):
+    """An atomic belief with its lifecycle state (SPEC §4). Never deleted, only superseded."""
+
+    claim_id: str
+    user_id: str
+    snapshot_id: str
+    trajectory_id: str = ""
+    text: str
+    subject: str
+    attribute: str
+    value: str
+    negated: bool = False
+    change_cue: bool = False
+    status: ClaimStatus = "active"
+    op: ClaimOp = "ADD"
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    source_message_ids: list[str]
+    event_time: date | None = None
+    recorded_at: datetime
+
+
+class Snapshot(Record):
+    """An immutable episodic snapshot σ extracted from one window (SPEC §2)."""
+
+    snapshot_id: str
+    user_id: str
+    conversation_id: str
+    session_id: str
+    message_ids: list[str]
+    timestamp: datetime
+    summary: str
+    keywords: list[str]
+    entities: list[str]
+    terms: list[str]
+    facets: dict[str, list[str]]
+    claims: list[Claim] = Field(default_factory=list)
+    extractor: str
+    vector: list[float] | None = None
+
+
+class ForestNode(Record):
+    """A snapshot placed in the user's forest of interaction states (ArborMem)."""
+
+    node_id: str
+    user_id: str
+    snapshot_id: str
+    trajectory_id: str
+    parent_id: str | None
+    root_id: str
+    depth: int
+    seq: int
+    node_summary: str
+    path_summary: str
+    topic_key: str
+    attach_score: float = 0.0
+    attach_reason: str = "new"
+
+
+class Trajectory(Record):
+    """A branch of the forest: a linear chain of snapshots (TrajWiki's trajectory)."""
+
+    trajectory_id: str
+    user_id: str
+    forked_from: str | None = None
+    snapshot_ids: list[str]
+    title: str
+    summary: str
+    keywords: list[str]
+    entities: list[str]
+    facet_keys: list[str]
+    first_time: datetime
+    last_time: datetime
+    summary_vector: list[float] | None = None
+    latest_vector: list[float] | None = None
+
+
+class EvidenceItem(Record):
+    """A reusable fact or structured record, shared across branches (ArborMem evidence bank)."""
+
+    evidence_id: str
+    user_id: str
+    kind: EvidenceKind
+    text: str
+    subject: str
+    attribute: str
+    value: str
+    status: ClaimStatus = "active"
+    revised_by: str | None = None
+    claim_id: str
+    snapshot_id: str
+    trajectory_id: str
+    source_message_ids: list[str]
+    event_time: date | None = None
+    recorded_at: datetime
+
+
+class WikiPage(Record):
+    """A compiled Memory Wiki page (SPEC §5)."""
+
+    page_id: str
+    user_id: str
+    kind: PageKind
+    title: str
+    markdown: str
+    trajectory_ids: list[str] = Field(description="L_p: trajectories this page links")
+    links: list[str] = Field(default_factory=list, description="page ids this page links to")
+    items: list[str] = Field(default_factory=list, description="inventory items or entity names")
+    parent_page_id: str | None = None
+    shard_index: int = 0
+    shard_count: int = 1
+    vector: list[float] | None = None
+
+
+class QuarantineRow(Record):
+    """An input row that could not be stored, with why and where it came from."""
+
+    quarantine_id: str
+    user_id: str | None
+    source: str
+    location: str
+    reason: str
+    row: str = Field(description="the raw row as JSON (or the raw line)")
+
+
+class UserMemory(Record):
+    """Everything the per-user pipeline produces for one memory owner."""
+
+    user_id: str
+    messages: list[Message]
+    snapshots: list[Snapshot]
+    claims: list[Claim]
+    nodes: list[ForestNode]
+    trajectories: list[Trajectory]
+    evidence: list[EvidenceItem]
+    pages: list[WikiPage]
+    message_vectors: list[list[float]] = Field(default_factory=list)
