@@ -70,6 +70,12 @@ class AttachConfig(Section):
         1.5, description="a term is specific when its IDF over the user's snapshots ≥ this"
     )
     judge_threshold: float = Field(0.55, description="CONTINUE when best score ≥ this, else NEW")
+    continuation_threshold: float = Field(
+        0.30, description="lower bar for an explicit continuation or return-cue candidate"
+    )
+    fork_margin: float = Field(
+        0.05, description="an interior node must beat its trajectory's tail by this to fork"
+    )
     max_candidates: int = Field(8, ge=1, description="candidates from the hybrid set")
     w_rec: float = Field(0.05, description="recency bias in node rerank s_rec")
     w_topic: float = Field(0.05, description="topic-anchor adjustment s_topic")
@@ -88,6 +94,53 @@ class LifecycleConfig(Section):
     """SPEC §4."""
 
     max_prefilter: int = Field(3, ge=1, description="earlier claims the judge sees at most")
+    single_valued_attributes: list[str] = Field(
+        default_factory=lambda: [
+            "lives in",
+            "works as",
+            "works at",
+            "is",
+            "name is",
+            "is named",
+            "goal is",
+        ],
+        description="attributes holding one value at a time: a new value revises the old",
+    )
+
+
+DEFAULT_INVENTORY: dict[str, list[str]] = {
+    "pets": ["pet", "dog", "cat", "puppy", "kitten", "hamster", "rabbit", "parrot", "turtle"],
+    "places visited": ["visited", "trip to", "traveled to", "travelled to", "vacation in"],
+    "books read": ["book", "novel", "read", "reading", "author"],
+    "hobbies": ["hobby", "enjoys", "took up", "plays", "practices", "painting", "hiking"],
+    "kids / family": [
+        "kid",
+        "child",
+        "children",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "mother",
+        "father",
+        "mom",
+        "dad",
+        "sister",
+        "brother",
+        "family",
+    ],
+    "jobs": ["job", "works as", "works at", "career", "profession", "employer", "occupation"],
+    "events attended": [
+        "attended",
+        "concert",
+        "festival",
+        "conference",
+        "wedding",
+        "parade",
+        "workshop",
+        "facet:event_type",
+    ],
+}
 
 
 class WikiConfig(Section):
@@ -97,13 +150,32 @@ class WikiConfig(Section):
     shard_size: int = Field(4, ge=1, description="target trajectories per entity shard")
     min_entity_mentions: int = Field(2, ge=1, description="snapshots naming an entity for a page")
     seed: int = Field(0, description="k-means seed, for deterministic shards")
+    kmeans_n_init: int = Field(10, ge=1, description="k-means restarts (fixed: same shards)")
+    topic_keywords: int = Field(
+        2, ge=1, description="trajectories whose first this-many keywords agree share a topic"
+    )
+    max_topic_trajectories: int = Field(
+        4, ge=1, description="trajectories per topic page at most (keeps topics specific)"
+    )
+    inventory_categories: dict[str, list[str]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_INVENTORY.items()},
+        description="inventory page → trigger words matched in a claim's attribute or value; "
+        "'facet:KEY' takes every value of that snapshot facet as an item",
+    )
 
 
 class QueryConfig(Section):
     """SPEC §6: routing, S(T) weights, budget."""
 
     top_pages: int = Field(8, ge=1, description="t: pages routed to")
-    message_hits: int = Field(20, ge=0, description="message-level hybrid hits joined into C_q")
+    message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
+    route_hits: int = Field(20, ge=0, description="top message hits whose trajectories join C_q")
+    sure_hits: int = Field(5, ge=0, description="top hits admitted before any structure")
+    rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
+    w_rank_vector: float = Field(
+        0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
+    )
+    claim_budget_share: float = Field(0.1, ge=0, lt=1, description="budget share for claims")
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)
     w_entity: float = Field(0.90, description="weight of Δ_entity")

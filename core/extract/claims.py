@@ -1,0 +1,239 @@
+"""Sentence-level claims (subject / attribute / value) from plain rules, no parser.
+
+A claim is kept only when its subject is clear: the speaker ("I", "we", "my X is"), a named
+person, or "he/she" right after a named non-speaker. Everything else (questions, greetings,
+"that's cool") stays in the summary and keywords but makes no claim, because a wrong subject
+would later REVISE someone else's facts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from core.extract.dates import normalize_dates
+from core.extract.features import SENTENCE_SPLIT, Names, normalize_name
+from core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS
+from core.extract.schema import ClaimDraft
+
+MAX_VALUE_WORDS = 12
+_TEXT_LIMIT = 400
+_CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "'d": "would", "'ll": "will"}
+_FIRST_PERSON = {"i", "we"}
+_BE_PRESENT = {"am", "is", "are"}
+_BE_PAST = {"was", "were"}
+_HAVE = {"have", "has", "had"}
+_DO = {"do", "does", "did"}
+_MODALS = {"will", "would", "can", "could", "should", "might", "may", "must", "shall"}
+_ADVERBS = set(
+    "just really also finally recently still actually now already always never not even totally "
+    "definitely absolutely only currently usually often sometimes ever so too both kinda pretty "
+    "truly seriously officially been being be".split()
+)
+_PARTICLES = set("to in at on for with as from into about up out of by back over around".split())
+_IRREGULAR_PARTICIPLES = set(
+    "been gone got gotten done seen read made taken found met had bought thought become begun "
+    "written given known left lost run won sold built kept brought taught sung drawn eaten flown "
+    "driven ridden swum sat stood slept spent sent heard held paid worn caught fallen grown "
+    "thrown chosen forgotten started".split()
+)
+_IRREGULAR_PAST = _IRREGULAR_PARTICIPLES | set(
+    "went saw took did ran came gave felt told said wrote began sang drew ate drank flew drove "
+    "rode swam fell grew knew threw chose forgot".split()
+)
+_CHANGE_CUES = re.compile(
+    r"(?i)\b(?:no\s+longer|used\s+to|switch(?:ed|ing)?\s+to|actually|any\s?more|chang(?:ed|ing)"
+    r"|mov(?:ed|ing))\b|(?<!right\s)(?<!for\s)(?<!until\s)(?<!by\s)(?<!from\s)(?<!just\s)\bnow\b"
+)
+_CLAUSE_END = re.compile(
+    r"\s*(?:[,;:!?()\[\]]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|cause|since|so|which|who|while"
+    r"|when|though|although|whereas)\b|\band\s+(?:i|it|we|he|she|they|that|this|then|now|my)\b)",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[\w’'-]+|[^\w\s]")
+_PRONOUNS = {"he", "she"}
+_IS_HOSTS = set("it that he she what there here who this everything something".split())
+_NEGATORS = {"not", "never", "n't", "cannot", "longer"}
+
+
+@dataclass
+class ClaimContext:
+    """What the claim rules know about the window while walking it in turn order."""
+
+    names: Names
+    known: set[str] = field(default_factory=set)  # normalized entity names in the window
+    last_person: str | None = None  # the latest named non-speaker, for "he/she"
+
+
+def _expand(word: str) -> list[str]:
+    """"I'm" → ["I", "am"], "don't" → ["do", "n't"] so the rules see one word per slot."""
+    low = word.lower().replace("’", "'")
+    if low.endswith("n't"):
+        stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(low, low[:-3])
+        return [stem, "n't"]
+    for suffix, full in _CONTRACTIONS.items():
+        if suffix == "'s" and low[:-2] not in _IS_HOSTS:
+            continue  # "Caroline's" is a possessive, "it's" is "it is"
+        if low.endswith(suffix) and len(low) > len(suffix):
+            return [word[: -len(suffix)], full]
+    return [word]
+
+
+def third_person(verb: str) -> str:
+    """'like' → 'likes', 'have' → 'has': first-person verbs read as facts about the speaker."""
+    if verb in {"have", "be", "am", "are"}:
+        return {"have": "has"}.get(verb, "is")
+    if verb.endswith("ed") or verb in _IRREGULAR_PAST or verb.endswith("s"):
+        return verb
+    if verb.endswith(("sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _strip_lead(words: list[str], names: Names) -> list[str]:
+    """Drop leading interjections and vocatives ("Wow, Mel, I ..." → "I ...")."""
+    while words:
+        low = words[0].lower().strip(",.!")
+        if low in INTERJECTIONS or not low:
+            words = words[1:]
+        elif len(words) > 1 and words[1] in {",", "!"} and names.is_speaker(normalize_name(words[0])):
+            words = words[2:]
+        else:
+            break
+    return words
+
+
+def _subject(words: list[str], speaker: str, ctx: ClaimContext) -> tuple[str | None, list[str]]:
+    """The subject and the words after it, or (None, ...) when it is not clear who."""
+    if not words:
+        return None, words
+    head = words[0].lower()
+    if head in _FIRST_PERSON:
+        return speaker, words[1:]
+    if head in {"my", "our"} and len(words) > 1 and words[1].lower() in RELATIONS:
+        rest = words[2:]
+        if rest and rest[0][:1].isupper() and rest[0].lower() not in STOP_WORDS:
+            person = normalize_name(rest[0])
+            ctx.last_person = person
+            return person, rest[1:]
+        return f"{speaker}'s {words[1].lower()}", rest
+    if head in _PRONOUNS:
+        return ctx.last_person, words[1:]
+    if words[0][:1].isupper() and head not in STOP_WORDS:
+        name = ctx.names.resolve(normalize_name(words[0]))
+        if name in ctx.known and not words[0].lower().endswith(("'s", "’s")):
+            if not ctx.names.is_speaker(name):
+                ctx.last_person = name
+            return name, words[1:]
+    return None, words
+
+
+def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bool] | None:
+    """Attribute (verb head + particles, normalized), the object words, and negation."""
+    aux: list[str] = []
+    i = 0
+    while i < len(words):
+        low = words[i].lower()
+        is_have_aux = low in _HAVE and i + 1 < len(words) and _is_participle(words[i + 1])
+        if low in _BE_PRESENT | _BE_PAST | _DO | _MODALS | _ADVERBS or low == "n't" or is_have_aux:
+            aux.append(low)
+            i += 1
+        elif low in {"used", "no"} and i + 1 < len(words) and words[i + 1].lower() in {
+            "to",
+            "longer",
+        }:
+            aux.append(words[i + 1].lower())
+            i += 2
+        else:
+            break
+    negated = any(a in _NEGATORS for a in aux)
+    if i >= len(words) or not words[i][:1].isalpha():
+        return None
+    head = words[i].lower()
+    be_forms = [a for a in aux if a in _BE_PRESENT | _BE_PAST]
+    if be_forms and not head.endswith("ing"):
+        return ("was" if be_forms[-1] in _BE_PAST else "is"), words[i:], negated
+    modal = next((a for a in aux if a in _MODALS), None)
+    if modal:
+        head = f"{modal} {head}"
+    elif first_person and not be_forms and not any(a in _HAVE | {"did"} for a in aux):
+        head = third_person(head)
+    i += 1
+    particles = 0
+    while i < len(words) and words[i].lower() in _PARTICLES and particles < 2:
+        head = f"{head} {words[i].lower()}"
+        i += 1
+        particles += 1
+    return head, words[i:], negated
+
+
+def _is_participle(word: str) -> bool:
+    low = word.lower()
+    return low.endswith("ed") or low in _IRREGULAR_PARTICIPLES
+
+
+def _value(words: list[str], date_spans: list[str]) -> str:
+    text = _tidy(" ".join(words))
+    end = _CLAUSE_END.search(text)
+    if end:
+        text = text[: end.start()]
+    for span in date_spans:
+        text = re.sub(rf"\s*\b(?:on\s+|in\s+)?{re.escape(span)}\b", "", text)
+    return " ".join(text.split()[:MAX_VALUE_WORDS]).strip(" .,!;:")
+
+
+def _tidy(text: str) -> str:
+    """Undo tokenization spacing: 'a " Big Fish " , too' → 'a "Big Fish", too'."""
+    text = re.sub(r'"\s*([^"]*?)\s*"', r'"\1"', text)
+    text = re.sub(r"\s+([,.!?;:%)\]”’])", r"\1", text)
+    return re.sub(r"([(\[“])\s+", r"\1", text)
+
+
+def sentence_claim(
+    sentence: str, speaker: str, message_id: str, at: datetime, ctx: ClaimContext
+) -> ClaimDraft | None:
+    """One claim for a declarative sentence with a clear subject; None for everything else."""
+    if sentence.rstrip().endswith("?") or "\x00" in sentence:
+        return None
+    words = [w for raw in _TOKEN.findall(sentence) for w in _expand(raw)]
+    words = _strip_lead(words, ctx.names)
+    subject, rest = _subject(words, ctx.names.resolve(normalize_name(speaker)), ctx)
+    if not subject or not rest:
+        return None
+    predicate = _predicate(rest, first_person=words[0].lower() in _FIRST_PERSON)
+    if predicate is None:
+        return None
+    attribute, object_words, negated = predicate
+    dates = normalize_dates(sentence, at)
+    value = _value(object_words, [span for span, _ in dates])
+    if value.lower().startswith("no "):
+        value, negated = value[3:], True
+    if not value:
+        if not dates:
+            return None
+        value = dates[0][0]
+    text = f"{speaker}: {sentence.strip()}"[:_TEXT_LIMIT]
+    return ClaimDraft(
+        text=" ".join(text.split()),
+        subject=subject[:80],
+        attribute=attribute[:80],
+        value=value[:200],
+        negated=negated,
+        change_cue=bool(_CHANGE_CUES.search(sentence)),
+        event_time=dates[0][1].isoformat() if dates else None,
+        source_message_ids=[message_id],
+    )
+
+
+def message_claims(
+    text: str, speaker: str, message_id: str, at: datetime, ctx: ClaimContext
+) -> list[ClaimDraft]:
+    claims = []
+    for sentence in SENTENCE_SPLIT.split(text):
+        claim = sentence_claim(sentence, speaker, message_id, at, ctx)
+        if claim is not None:
+            claims.append(claim)
+    return claims

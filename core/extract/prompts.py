@@ -1,0 +1,100 @@
+"""Chat prompts and output parsing shared by every LLM backend (vLLM in-process or HTTP).
+
+One prompt, one schema and one parser for all backends, so a draft means the same thing
+whichever engine produced it; the repair prompt shows the model its own error once.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from core.extract.schema import SAFE_TEXT, SnapshotDraft
+from core.records import Window
+
+SYSTEM_PROMPT = """You extract long-term memory from a short window of a conversation.
+Answer with ONE JSON object matching the given schema, nothing else. Fields:
+- summary: one or two sentences on what the window says about the user (no line breaks).
+- keywords: lowercase topical keywords.
+- entities: normalized, lowercase names of people, places, organisations, works, pets.
+- terms: rare literal tokens worth exact matching (names, numbers, titles), lowercase.
+- facets: list of {"key", "value"}; key is one of location, date, event_type, person, quantity.
+- claims: atomic statements, each with
+  text (the statement in plain words), subject (normalized, lowercase, e.g. "user"),
+  attribute (e.g. "lives in", "works as", "likes"), value;
+  negated: true when the statement denies or ends the value ("I don't live there anymore");
+  change_cue: true for cues of change ("no longer", "used to", "switched to", "moved to");
+  event_time: the absolute date YYYY-MM-DD when the event date is known, resolving relative
+  words against the session date ("yesterday" said on 2023-05-08 -> "2023-05-07"), else null;
+  source_message_ids: ids (from the brackets) of the messages that state the claim.
+Use only message ids that appear in the brackets. Never invent facts."""
+
+
+def _turn_line(window: Window, index: int) -> str:
+    message = window.messages[index]
+    session_date = message.timestamp.date().isoformat()
+    text = " ".join(message.full_text.split())
+    return f"[{message.message_id}] {message.speaker} ({session_date}): {text}"
+
+
+def build_messages(window: Window) -> list[dict[str, str]]:
+    """System prompt with the field guide, then the turns, each tagged with its id and date."""
+    turns = "\n".join(_turn_line(window, i) for i in range(len(window.messages)))
+    user = (
+        f"Session date: {window.timestamp.date().isoformat()}\n"
+        f"Turns:\n{turns}\n\nReturn the JSON object."
+    )
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def _bar_control_chars(node: Any) -> None:
+    """Give every unconstrained string (e.g. list items) the SAFE_TEXT pattern, in place."""
+    if isinstance(node, dict):
+        if node.get("type") == "string" and "pattern" not in node and "enum" not in node:
+            node["pattern"] = SAFE_TEXT
+        for child in node.values():
+            _bar_control_chars(child)
+    elif isinstance(node, list):
+        for child in node:
+            _bar_control_chars(child)
+
+
+def json_schema() -> dict[str, Any]:
+    """SnapshotDraft's schema for structured decoding, with every string barred from
+    control characters (xgrammar lets them through unconstrained strings, STACK-NOTES)."""
+    schema = SnapshotDraft.model_json_schema()
+    _bar_control_chars(schema)
+    return schema
+
+
+class DraftParseError(ValueError):
+    """The model's output is not a valid SnapshotDraft; the message says why, for repair."""
+
+
+def parse_draft(text: str) -> SnapshotDraft:
+    """Strict parse: JSON syntax and every schema constraint, or DraftParseError."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise DraftParseError(f"output is not valid JSON: {err}") from err
+    if not isinstance(data, dict):
+        raise DraftParseError(f"output must be a JSON object, got {type(data).__name__}")
+    try:
+        return SnapshotDraft.model_validate(data)
+    except ValidationError as err:
+        raise DraftParseError(f"output does not match the schema: {err}") from err
+
+
+def repair_messages(window: Window, bad_output: str, error: str) -> list[dict[str, str]]:
+    """The original request plus the failed answer and its error: one chance to fix it."""
+    return [
+        *build_messages(window),
+        {"role": "assistant", "content": bad_output},
+        {
+            "role": "user",
+            "content": f"That answer was rejected: {error}\n"
+            "Return a corrected JSON object that matches the schema exactly.",
+        },
+    ]

@@ -1,0 +1,25 @@
+"""Forest of interaction states, trajectories, claim lifecycle and evidence bank (SPEC §2–4)."""
+
+from core.forest.evidence import build_evidence, history
+from core.forest.forest import Forest, build_forest
+from core.forest.lifecycle import Judge, RuleJudge, apply_lifecycle
+from core.forest.placement import Candidate, Placement
+from core.forest.scoring import GScore, g_score, specific, term_idf
+from core.forest.state import TrajectoryState
+
+__all__ = [
+    "Candidate",
+    "Forest",
+    "GScore",
+    "Judge",
+    "Placement",
+    "RuleJudge",
+    "TrajectoryState",
+    "apply_lifecycle",
+    "build_evidence",
+    "build_forest",
+    "g_score",
+    "history",
+    "specific",
+    "term_idf",
+]

@@ -1,0 +1,55 @@
+"""What `Forest.locate` decides, and the cue words that steer its cascade (SPEC §3)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from core.forest.scoring import GScore
+
+Decision = Literal["CONTINUE", "NEW"]
+Stage = Literal["empty", "continuation", "return", "hybrid", "new"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A node v scored by the branch-aware rerank s(v) = s_ce + s_key + s_rec + s_topic.
+
+    s_ce is g(σ, T(v)) (no cross-encoder configured), so nodes of one trajectory differ
+    only by their keyword overlap, recency and topic anchor.
+    """
+
+    node_id: str
+    trajectory_id: str
+    is_tail: bool
+    score: float
+    g: GScore
+    s_key: float
+    s_rec: float
+    s_topic: float
+
+
+@dataclass(frozen=True)
+class Placement:
+    """CONTINUE (node, trajectory, fork?) or NEW, why, and the ranked candidates seen."""
+
+    decision: Decision
+    stage: Stage
+    score: float = 0.0
+    node_id: str | None = None
+    trajectory_id: str | None = None
+    fork: bool = False
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str:
+        if self.decision == "NEW":
+            return self.stage if self.stage == "empty" else "new"
+        return f"{self.stage}:fork" if self.fork else self.stage
+
+
+def has_cue(text: str, cues: list[str]) -> bool:
+    """Whole-word, case-insensitive match of any cue phrase (so 'also' ≠ 'alsoran')."""
+    lowered = " ".join(text.lower().split())
+    return any(re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", lowered) for c in cues if c)

@@ -1,0 +1,57 @@
+"""Short texts for nodes and trajectories: what a reader (or a reranker) sees of a state."""
+
+from __future__ import annotations
+
+from core.forest.state import TrajectoryState
+from core.records import ForestNode, Trajectory
+
+NODE_SUMMARY_CHARS = 240  # one snapshot summary, about two sentences
+PATH_SUMMARY_CHARS = 800  # root → node, about a paragraph; middle steps dropped first
+TRAJECTORY_SUMMARY_CHARS = 800
+TITLE_TERMS = 3
+ARROW = " → "
+
+
+def short(text: str, limit: int = NODE_SUMMARY_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def path_summary(ancestors: list[ForestNode], node_summary: str) -> str:
+    """Root → node; when too long keep the root and the newest steps (the branch's origin
+    and where it is now matter most), marking the gap with '…'."""
+    parts = [n.node_summary for n in ancestors] + [node_summary]
+    text = ARROW.join(parts)
+    if len(text) <= PATH_SUMMARY_CHARS:
+        return text
+    head, tail = parts[0], parts[1:]
+    kept: list[str] = []
+    budget = PATH_SUMMARY_CHARS - len(head) - 2 * len(ARROW) - 1
+    for part in reversed(tail):
+        if len(part) + len(ARROW) > budget:
+            break
+        kept.insert(0, part)
+        budget -= len(part) + len(ARROW)
+    return short(ARROW.join([head, "…", *kept]), PATH_SUMMARY_CHARS)
+
+
+def trajectory_record(user_id: str, state: TrajectoryState) -> Trajectory:
+    """The stored row for a trajectory; title = topic anchor, else its commonest terms."""
+    title = state.topic_key or ", ".join(state.top_terms(TITLE_TERMS)) or "untitled"
+    summary_vector = state.summary_vector
+    assert state.first_time is not None and state.last_time is not None
+    return Trajectory(
+        trajectory_id=state.trajectory_id,
+        user_id=user_id,
+        forked_from=state.forked_from,
+        snapshot_ids=list(state.snapshot_ids),
+        title=title,
+        summary=short(" ".join(state.summaries), TRAJECTORY_SUMMARY_CHARS),
+        keywords=sorted(state.keywords),
+        entities=sorted(state.entities),
+        facet_keys=sorted(state.facets),
+        first_time=state.first_time,
+        last_time=state.last_time,
+        summary_vector=summary_vector.tolist() if summary_vector is not None else None,
+        latest_vector=(state.latest_vector.tolist() if state.latest_vector is not None else None),
+    )

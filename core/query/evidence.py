@@ -1,0 +1,71 @@
+"""SPEC §6.3: spend the token budget on evidence messages.
+
+Flat hybrid retrieval is already strong (BENCHMARKS.md), so the structure must never
+lose its hits; it decides which messages *join* them. Order of admission:
+1. the top `sure_hits` message hits, in rank order;
+2. the best remaining hit of each selected trajectory, in selection order (diversity
+   across threads, which multi-hop questions need);
+3. the remaining hits, in rank order;
+4. neighbours: the other turns of the snapshots those hits belong to, hits' snapshots
+   first — a hit's own thread around it.
+Whole messages only; a message that does not fit is skipped, smaller ones may follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.config import TokenConfig
+from core.query.reader import Hit, MessageRef
+from core.tokens import count_tokens
+
+
+@dataclass(frozen=True)
+class Admitted:
+    ref: MessageRef
+    why: str
+    tokens: int
+
+
+class Budget:
+    def __init__(self, limit: int, rule: TokenConfig) -> None:
+        self.limit, self.used, self.rule = limit, 0, rule
+        self.admitted: list[Admitted] = []
+        self._seen: set[str] = set()
+
+    def offer(self, ref: MessageRef, why: str) -> None:
+        mid = ref.message.message_id
+        if mid in self._seen:
+            return
+        cost = count_tokens(ref.message.full_text, self.rule)
+        if self.used + cost > self.limit:
+            return
+        self._seen.add(mid)
+        self.used += cost
+        self.admitted.append(Admitted(ref, why, cost))
+
+
+def expand_evidence(
+    hits: list[Hit[MessageRef]],
+    selected: list[str],
+    neighbours: dict[str, list[MessageRef]],
+    budget_tokens: int,
+    sure_hits: int,
+    rule: TokenConfig,
+) -> Budget:
+    """Admit messages in the order above; `neighbours` maps snapshot id → its messages."""
+    budget = Budget(budget_tokens, rule)
+    ranked = sorted(hits, key=lambda h: h.rank)
+    for hit in ranked[:sure_hits]:
+        budget.offer(hit.record, "hit")
+    for trajectory_id in selected:
+        best = next((h for h in ranked if h.record.trajectory_id == trajectory_id), None)
+        if best is not None:
+            budget.offer(best.record, "trajectory")
+    for hit in ranked:
+        budget.offer(hit.record, "hit")
+    for hit in ranked:
+        if hit.record.trajectory_id in selected and hit.record.snapshot_id:
+            for ref in neighbours.get(hit.record.snapshot_id, []):
+                budget.offer(ref, "thread")
+    return budget

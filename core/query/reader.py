@@ -1,0 +1,48 @@
+"""What the query logic needs from storage, as a protocol (core never imports Lance)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from core.records import Claim, Message, Snapshot, Trajectory, WikiPage
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Hit(Generic[R]):
+    """A search result: the record, its 0-based rank and the engine's relevance score."""
+
+    record: R
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True)
+class MessageRef:
+    """A stored message with the snapshot and trajectory that hold it."""
+
+    message: Message
+    snapshot_id: str | None
+    trajectory_id: str | None
+
+
+class MemoryReader(Protocol):
+    """User-scoped reads; every method only ever sees `user_id`'s rows."""
+
+    def search_pages(
+        self, user_id: str, text: str, vector: list[float], limit: int
+    ) -> list[Hit[WikiPage]]: ...
+
+    def search_messages(
+        self, user_id: str, text: str, vector: list[float], limit: int
+    ) -> list[Hit[MessageRef]]: ...
+
+    def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]: ...
+
+    def snapshots(self, user_id: str, ids: list[str]) -> list[Snapshot]: ...
+
+    def messages(self, user_id: str, ids: list[str]) -> list[MessageRef]: ...
+
+    def claims(self, user_id: str, trajectory_ids: list[str]) -> list[Claim]: ...

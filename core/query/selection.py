@@ -1,0 +1,113 @@
+"""SPEC §6.2: coverage-aware greedy selection of k trajectories.
+
+    S(T) = s_rank(T) + w_entity·Δ_entity + w_facet·Δ_facet + w_item·Δ_item + w_term·Δ_term
+           + w_inventory·I_inventory + w_count·I_count + w_family·s_family − p_red
+
+Δ_x is the share of the question's target set U_x (entities named, facet keys asked,
+items of the routed inventory pages, question terms) that T newly covers:
+|(X_T ∩ U_x) − covered_x| / |U_x| (0 when U_x is empty), so every Δ lies in [0, 1]
+and only query-relevant novelty counts. p_red = p_redundancy · (share of T's entities
+already covered + 1 if T's content cluster was already picked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.config import QueryConfig
+
+
+@dataclass(frozen=True)
+class Candidate:
+    trajectory_id: str
+    s_rank: float
+    entities: frozenset[str] = frozenset()
+    facets: frozenset[str] = frozenset()
+    items: frozenset[str] = frozenset()
+    terms: frozenset[str] = frozenset()
+    on_inventory: bool = False
+    has_count: bool = False
+    family: bool = False
+    cluster: str = ""
+
+
+@dataclass(frozen=True)
+class Targets:
+    entities: frozenset[str] = frozenset()
+    facets: frozenset[str] = frozenset()
+    items: frozenset[str] = frozenset()
+    terms: frozenset[str] = frozenset()
+    is_count: bool = False
+
+
+@dataclass
+class Coverage:
+    entities: set[str] = field(default_factory=set)
+    facets: set[str] = field(default_factory=set)
+    items: set[str] = field(default_factory=set)
+    terms: set[str] = field(default_factory=set)
+    clusters: set[str] = field(default_factory=set)
+
+    def add(self, c: Candidate) -> None:
+        self.entities |= c.entities
+        self.facets |= c.facets
+        self.items |= c.items
+        self.terms |= c.terms
+        if c.cluster:
+            self.clusters.add(c.cluster)
+
+
+@dataclass(frozen=True)
+class Scored:
+    candidate: Candidate
+    total: float
+    parts: dict[str, float]
+
+
+def _delta(have: frozenset[str], target: frozenset[str], covered: set[str]) -> float:
+    if not target:
+        return 0.0
+    return len((have & target) - covered) / len(target)
+
+
+def s_score(c: Candidate, targets: Targets, covered: Coverage, cfg: QueryConfig) -> Scored:
+    """S(T) for one candidate given what the already-selected trajectories cover."""
+    repeated = len(c.entities & covered.entities) / len(c.entities) if c.entities else 0.0
+    same_cluster = 1.0 if c.cluster and c.cluster in covered.clusters else 0.0
+    parts = {
+        "s_rank": c.s_rank,
+        "entity": cfg.w_entity * _delta(c.entities, targets.entities, covered.entities),
+        "facet": cfg.w_facet * _delta(c.facets, targets.facets, covered.facets),
+        "item": cfg.w_item * _delta(c.items, targets.items, covered.items),
+        "term": cfg.w_term * _delta(c.terms, targets.terms, covered.terms),
+        "inventory": cfg.w_inventory * float(c.on_inventory),
+        "count": cfg.w_count * float(targets.is_count and c.has_count),
+        "family": cfg.w_family * float(c.family),
+        "redundancy": -cfg.p_redundancy * (repeated + same_cluster),
+    }
+    return Scored(c, sum(parts.values()), parts)
+
+
+def select_trajectories(
+    candidates: list[Candidate], targets: Targets, k: int, cfg: QueryConfig
+) -> list[Scored]:
+    """Greedy: first the best s_rank, then each next maximizes S(T) given the coverage so far."""
+    pool = sorted(candidates, key=lambda c: (-c.s_rank, c.trajectory_id))
+    if not pool:
+        return []
+    covered = Coverage()
+    first = s_score(pool[0], targets, covered, cfg)
+    chosen, covered_ids = [first], {pool[0].trajectory_id}
+    covered.add(pool[0])
+    while len(chosen) < k:
+        rest = [c for c in pool if c.trajectory_id not in covered_ids]
+        if not rest:
+            break
+        best = max(
+            (s_score(c, targets, covered, cfg) for c in rest),
+            key=lambda s: (s.total, -pool.index(s.candidate)),
+        )
+        chosen.append(best)
+        covered_ids.add(best.candidate.trajectory_id)
+        covered.add(best.candidate)
+    return chosen

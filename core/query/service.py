@@ -1,0 +1,210 @@
+"""SPEC §6 steps 1–3: route → select → expand. Pure: storage comes in as a MemoryReader."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from core.config import Config
+from core.embedding import Embedder, cosine
+from core.query.evidence import expand_evidence
+from core.query.questions import QuestionInfo, analyze_question
+from core.query.reader import Hit, MemoryReader, MessageRef
+from core.query.result import (
+    ClaimLine,
+    EvidenceMessage,
+    PageRef,
+    QueryResult,
+    SelectedTrajectory,
+)
+from core.query.selection import Candidate, Targets, select_trajectories
+from core.records import Claim, Trajectory, WikiPage
+from core.tokens import count_tokens
+
+FACET_CUES = {
+    "date": ("when", "date", "year", "month", "day"),
+    "location": ("where", "place", "city", "country"),
+    "person": ("who", "whom"),
+    "quantity": ("how many", "how much", "number"),
+}
+
+
+def _facet_targets(question: str) -> frozenset[str]:
+    lowered = question.lower()
+    return frozenset(k for k, cues in FACET_CUES.items() if any(c in lowered for c in cues))
+
+
+class QueryService:
+    def __init__(self, reader: MemoryReader, embedder: Embedder, cfg: Config) -> None:
+        self.reader, self.embedder, self.cfg = reader, embedder, cfg
+
+    def query(
+        self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
+    ) -> QueryResult:
+        if not user_id:
+            raise ValueError("user_id is required")
+        if not question.strip():
+            raise ValueError("question is empty")
+        qc = self.cfg.query
+        k = k or qc.k
+        budget_tokens = budget_tokens or qc.budget_tokens
+        vector = np.asarray(self.embedder.embed([question])[0]).tolist()
+        pages = self.reader.search_pages(user_id, question, vector, qc.top_pages)
+        hits = self.reader.search_messages(user_id, question, vector, qc.message_hits)
+        candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
+        candidate_ids |= {
+            h.record.trajectory_id for h in hits[: qc.route_hits] if h.record.trajectory_id
+        }
+        trajectories = self.reader.trajectories(user_id, sorted(candidate_ids))
+        info = analyze_question(question, frozenset(e for t in trajectories for e in t.entities))
+        candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
+        chosen = select_trajectories(candidates, targets, k, qc)
+        selected_ids = [s.candidate.trajectory_id for s in chosen]
+        budget = expand_evidence(
+            hits,
+            selected_ids,
+            self._neighbours(user_id, hits, set(selected_ids)),
+            int(budget_tokens * (1 - qc.claim_budget_share)),
+            qc.sure_hits,
+            self.cfg.tokens,
+        )
+        claims, claim_tokens = self._claims(
+            user_id, selected_ids, info, budget_tokens - budget.used
+        )
+        by_id = {t.trajectory_id: t for t in trajectories}
+        evidence = sorted(
+            (
+                EvidenceMessage(
+                    message_id=a.ref.message.message_id,
+                    speaker=a.ref.message.speaker,
+                    timestamp=a.ref.message.timestamp,
+                    text=a.ref.message.full_text,
+                    trajectory_id=a.ref.trajectory_id,
+                    why=a.why,
+                )
+                for a in budget.admitted
+            ),
+            key=lambda e: (e.timestamp, e.message_id),
+        )
+        return QueryResult(
+            user_id=user_id,
+            question=question,
+            pages=[
+                PageRef(
+                    page_id=p.record.page_id, kind=p.record.kind, title=p.record.title, rank=p.rank
+                )
+                for p in pages
+            ],
+            candidate_trajectories=len(candidate_ids),
+            trajectories=[
+                SelectedTrajectory(
+                    trajectory_id=s.candidate.trajectory_id,
+                    title=by_id[s.candidate.trajectory_id].title,
+                    score=round(s.total, 4),
+                    parts={n: round(v, 4) for n, v in s.parts.items()},
+                )
+                for s in chosen
+            ],
+            evidence=evidence,
+            claims=claims,
+            context_tokens=budget.used + claim_tokens,
+        )
+
+    def _candidates(
+        self,
+        info: QuestionInfo,
+        vector: list[float],
+        pages: list[Hit[WikiPage]],
+        hits: list[Hit[MessageRef]],
+        trajectories: list[Trajectory],
+    ) -> tuple[list[Candidate], Targets]:
+        qc = self.cfg.query
+        rrf: dict[str, float] = defaultdict(float)
+        for p in pages:
+            for t in p.record.trajectory_ids:
+                rrf[t] += 1.0 / (qc.rrf_k + p.rank)
+        for h in hits:
+            if h.record.trajectory_id:
+                rrf[h.record.trajectory_id] += 1.0 / (qc.rrf_k + h.rank)
+        top = max(rrf.values(), default=0.0) or 1.0
+        inventory = [p.record for p in pages if p.record.kind == "inventory"]
+        inventory_links = {t for p in inventory for t in p.trajectory_ids}
+        items = frozenset(i.lower() for p in inventory for i in p.items)
+        best = pages[0].record if pages else None
+        family_root = (best.parent_page_id or best.page_id) if best else None
+        family = {
+            t
+            for p in pages
+            if family_root and (p.record.parent_page_id or p.record.page_id) == family_root
+            for t in p.record.trajectory_ids
+        }
+        candidates = []
+        for t in trajectories:
+            vocabulary = frozenset(t.keywords) | frozenset(t.entities)
+            candidates.append(
+                Candidate(
+                    trajectory_id=t.trajectory_id,
+                    s_rank=qc.w_rank_vector * cosine(vector, t.summary_vector)
+                    + (1 - qc.w_rank_vector) * rrf[t.trajectory_id] / top,
+                    entities=frozenset(t.entities),
+                    facets=frozenset(t.facet_keys),
+                    items=vocabulary & items,
+                    terms=vocabulary,
+                    on_inventory=t.trajectory_id in inventory_links,
+                    has_count=t.trajectory_id in inventory_links or "quantity" in t.facet_keys,
+                    family=t.trajectory_id in family,
+                    cluster=t.forked_from or t.trajectory_id,
+                )
+            )
+        targets = Targets(
+            entities=info.entities,
+            facets=_facet_targets(info.text),
+            items=items,
+            terms=info.tokens,
+            is_count=info.is_count or info.is_list,
+        )
+        return candidates, targets
+
+    def _neighbours(
+        self, user_id: str, hits: list[Hit[MessageRef]], selected: set[str]
+    ) -> dict[str, list[MessageRef]]:
+        snapshot_ids = sorted(
+            {
+                h.record.snapshot_id
+                for h in hits
+                if h.record.snapshot_id and h.record.trajectory_id in selected
+            }
+        )
+        grouped: dict[str, list[MessageRef]] = defaultdict(list)
+        for snapshot in self.reader.snapshots(user_id, snapshot_ids):
+            refs = self.reader.messages(user_id, snapshot.message_ids)
+            grouped[snapshot.snapshot_id] = sorted(refs, key=lambda r: r.message.turn_index)
+        return grouped
+
+    def _claims(
+        self, user_id: str, selected: list[str], info: QuestionInfo, budget: int
+    ) -> tuple[list[ClaimLine], int]:
+        """Active claims on the selected trajectories that share words with the question;
+        a revised/deprecated one is shown with what replaced it."""
+        claims = self.reader.claims(user_id, selected)
+        by_id: dict[str, Claim] = {c.claim_id: c for c in claims}
+        lines, used = [], 0
+        relevant = [
+            c for c in claims if info.tokens & set(f"{c.subject} {c.attribute} {c.value}".split())
+        ]
+        for c in sorted(relevant, key=lambda c: (c.recorded_at, c.claim_id)):
+            successor = by_id.get(c.superseded_by or "")
+            line = ClaimLine(
+                claim_id=c.claim_id,
+                text=c.text,
+                status=c.status,
+                source_message_ids=c.source_message_ids,
+                replaced_by=successor.text if successor else None,
+            )
+            cost = count_tokens(line.text + (line.replaced_by or ""), self.cfg.tokens)
+            if used + cost > budget:
+                break
+            lines.append(line)
+            used += cost
+        return lines, used

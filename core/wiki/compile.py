@@ -1,0 +1,143 @@
+"""compile_wiki: a user's snapshots, trajectories and claims → linked Memory Wiki pages (SPEC §5).
+
+Pages are planned as content first (entity, topic, inventory, then a topic page for any
+trajectory still unlinked), then given ids, unique file names and links, then written and
+embedded. Same inputs and seed → same pages, in the same order.
+"""
+
+from __future__ import annotations
+
+from core.config import WikiConfig
+from core.records import Claim, EvidenceItem, Snapshot, Trajectory, WikiPage
+from core.wiki.content import PageContent, PageRef
+from core.wiki.context import EmbedFn, WikiInputs
+from core.wiki.entities import plan_entity_pages
+from core.wiki.inventory import plan_inventory_pages
+from core.wiki.naming import filename_for, page_filename, page_id_for
+from core.wiki.topics import plan_topic_pages, topic_page
+from core.wiki.writer import PageWriter, TemplateWriter, write_page
+
+INDEX_TITLE = "Memory index"
+INDEX_GROUPS = {"entity": "Entities", "topic": "Topics", "inventory": "Inventories"}
+
+
+def wiki_coverage(pages: list[WikiPage], trajectories: list[Trajectory]) -> float:
+    """Share of trajectories linked from at least one non-index page."""
+    wanted = {t.trajectory_id for t in trajectories}
+    if not wanted:
+        return 1.0
+    linked = {tid for p in pages if p.kind != "index" for tid in p.trajectory_ids}
+    return len(wanted & linked) / len(wanted)
+
+
+def _with_orphans(contents: list[PageContent], inputs: WikiInputs) -> list[PageContent]:
+    """Coverage guarantee: a trajectory no page links gets a topic page of its own."""
+    linked = {tid for c in contents for tid in c.trajectory_ids}
+    orphans = [t for tid, t in inputs.trajectories.items() if tid not in linked]
+    return contents + [topic_page([t], inputs) for t in orphans]
+
+
+def _make_filenames_unique(contents: list[PageContent]) -> None:
+    """Two pages whose slugs collide (same topic title, say) get a numbered title."""
+    taken: set[str] = set()
+    for c in contents:
+        base, n = c.title, 1
+        while filename_for(c.kind, c.title, c.shard_index, c.shard_count) in taken:
+            n += 1
+            c.title = f"{base} ({n})"
+        taken.add(filename_for(c.kind, c.title, c.shard_index, c.shard_count))
+
+
+def _link(contents: list[PageContent]) -> None:
+    """Index → every page; every page → index; parent ↔ shards; shard → siblings;
+    topic ↔ entity pages sharing a trajectory."""
+    index, pages = contents[0], contents[1:]
+
+    def to(c: PageContent, group: str) -> PageRef:
+        return PageRef(group, c.title, filename_for(c.kind, c.title, c.shard_index, c.shard_count))
+
+    index.refs = [
+        to(c, INDEX_GROUPS[kind]) for kind in INDEX_GROUPS for c in pages if c.kind == kind
+    ]
+    shards_of: dict[int, list[PageContent]] = {}
+    for c in pages:
+        if c.parent is not None:
+            shards_of.setdefault(id(c.parent), []).append(c)
+    related = _related_topics_and_entities(pages, shards_of)
+    for c in pages:
+        c.refs = [to(index, "Index")]
+        c.refs += [to(s, "Shards") for s in shards_of.get(id(c), [])]
+        if c.parent is not None:
+            c.refs.append(to(c.parent, "Parent"))
+            c.refs += [to(s, "Sibling shards") for s in shards_of[id(c.parent)] if s is not c]
+        c.refs += [to(r, "Related") for r in related.get(id(c), [])]
+
+
+def _related_topics_and_entities(
+    pages: list[PageContent], shards_of: dict[int, list[PageContent]]
+) -> dict[int, list[PageContent]]:
+    """Topic ↔ entity pages sharing a trajectory; a split entity is reached through its shards,
+    so no parent page lists hundreds of topics."""
+    entity_leaves = [c for c in pages if c.kind == "entity" and id(c) not in shards_of]
+    topics = [c for c in pages if c.kind == "topic"]
+    related: dict[int, list[PageContent]] = {}
+    for entity in entity_leaves:
+        for topic in topics:
+            if set(entity.trajectory_ids) & set(topic.trajectory_ids):
+                related.setdefault(id(entity), []).append(topic)
+                related.setdefault(id(topic), []).append(entity)
+    return related
+
+
+def compile_wiki(
+    user_id: str,
+    snapshots: list[Snapshot],
+    trajectories: list[Trajectory],
+    claims: list[Claim],
+    evidence: list[EvidenceItem],
+    cfg: WikiConfig,
+    embed: EmbedFn,
+    *,
+    writer: PageWriter | None = None,
+) -> list[WikiPage]:
+    """The index first, then entity pages (each parent followed by its shards), topics,
+    inventories. `writer` may be an LLM writer; pages it gets wrong fall back to the template."""
+    inputs = WikiInputs.build(
+        [s for s in snapshots if s.user_id == user_id],
+        [t for t in trajectories if t.user_id == user_id],
+        [c for c in claims if c.user_id == user_id],
+        [e for e in evidence if e.user_id == user_id],
+    )
+    planned = (
+        plan_entity_pages(inputs, cfg, embed)
+        + plan_topic_pages(inputs, cfg)
+        + plan_inventory_pages(inputs, cfg)
+    )
+    contents = [PageContent("index", INDEX_TITLE), *_with_orphans(planned, inputs)]
+    _make_filenames_unique(contents)
+    _link(contents)
+    template = TemplateWriter()
+    ids = {id(c): page_id_for(user_id, c.kind, c.title, c.shard_index) for c in contents}
+    pages = []
+    for c in contents:
+        page = WikiPage(
+            page_id=ids[id(c)],
+            user_id=user_id,
+            kind=c.kind,
+            title=c.title,
+            markdown=write_page(c, writer or template, template),
+            trajectory_ids=c.trajectory_ids,
+            links=[],
+            items=c.items,
+            parent_page_id=ids[id(c.parent)] if c.parent is not None else None,
+            shard_index=c.shard_index,
+            shard_count=c.shard_count,
+        )
+        pages.append(page)
+    id_of_file = {page_filename(p): p.page_id for p in pages}
+    for c, page in zip(contents, pages, strict=True):
+        page.links = [id_of_file[r.filename] for r in c.refs]
+    vectors = embed([f"{p.title}\n{p.markdown}" for p in pages])
+    for page, row in zip(pages, vectors, strict=True):
+        page.vector = [float(x) for x in row]
+    return pages

@@ -1,0 +1,88 @@
+"""What a page says, as data: the writer turns this into Markdown, the compiler into a WikiPage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.records import Claim, PageKind, Trajectory
+
+
+@dataclass(frozen=True)
+class PageRef:
+    """A link to another page, grouped under a heading ("Shards", "Entities", ...)."""
+
+    group: str
+    title: str
+    filename: str
+
+
+@dataclass(frozen=True)
+class CountLine:
+    """One line of "Counts and quantities": a label, its value and where it was said."""
+
+    label: str
+    value: str
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class InventoryItem:
+    """A distinct list item with how often it came up and the messages that said it."""
+
+    value: str
+    mentions: int
+    sources: tuple[str, ...]
+    trajectory_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A superseded claim and what replaced it (None: deprecated without a replacement)."""
+
+    old: Claim
+    new: Claim | None
+
+
+@dataclass
+class PageContent:
+    """Everything a writer may use for one page; ids and links are filled in by the compiler."""
+
+    kind: PageKind
+    title: str
+    trajectories: list[Trajectory] = field(default_factory=list)
+    facts: list[Claim] = field(default_factory=list)
+    revisions: list[Revision] = field(default_factory=list)
+    counts: list[CountLine] = field(default_factory=list)
+    inventory: list[InventoryItem] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+    refs: list[PageRef] = field(default_factory=list)
+    shard_index: int = 0
+    shard_count: int = 1
+    parent: PageContent | None = None
+
+    @property
+    def trajectory_ids(self) -> list[str]:
+        return [t.trajectory_id for t in self.trajectories]
+
+    def known_sources(self) -> set[str]:
+        """Message ids this page may cite: a writer citing anything else is rejected."""
+        ids = {m for c in self.facts for m in c.source_message_ids}
+        for r in self.revisions:
+            ids.update(r.old.source_message_ids)
+            ids.update(r.new.source_message_ids if r.new else [])
+        ids.update(m for line in self.counts for m in line.sources)
+        ids.update(m for item in self.inventory for m in item.sources)
+        return ids
+
+
+def split_claims(
+    claims: list[Claim], by_id: dict[str, Claim]
+) -> tuple[list[Claim], list[Revision]]:
+    """Active claims become facts; revised/deprecated ones become old → new revisions."""
+    facts = [c for c in claims if c.status == "active"]
+    revisions = [
+        Revision(old=c, new=by_id.get(c.superseded_by or ""))
+        for c in claims
+        if c.status != "active"
+    ]
+    return facts, revisions

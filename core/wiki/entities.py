@@ -1,0 +1,119 @@
+"""Entity pages: one per entity named often enough (or in a claim), sharded when oversized."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from core.config import WikiConfig
+from core.records import Claim
+from core.wiki.content import CountLine, PageContent, split_claims
+from core.wiki.context import EmbedFn, WikiInputs, summary_matrix
+from core.wiki.shards import balanced_shards
+from core.wiki.text import normalize_name, sorted_ids
+
+
+def _snapshot_mentions(inputs: WikiInputs) -> dict[str, list[str]]:
+    """Normalized entity → snapshot ids naming it (in snapshot order)."""
+    mentions: dict[str, list[str]] = defaultdict(list)
+    for sid, snap in inputs.snapshots.items():
+        for name in {normalize_name(e) for e in snap.entities} - {""}:
+            mentions[name].append(sid)
+    return mentions
+
+
+def _claim_names(claim: Claim) -> set[str]:
+    return {normalize_name(claim.subject), normalize_name(claim.value)} - {""}
+
+
+def entity_names(inputs: WikiInputs, cfg: WikiConfig) -> list[str]:
+    """Entities in ≥ min_entity_mentions snapshots, plus every claim subject and entity value."""
+    mentions = _snapshot_mentions(inputs)
+    names = {n for n, sids in mentions.items() if len(sids) >= cfg.min_entity_mentions}
+    for claim in inputs.claims.values():
+        names.add(normalize_name(claim.subject))
+        value = normalize_name(claim.value)
+        if value in mentions:
+            names.add(value)
+    return sorted(names - {""})
+
+
+def _with_successors(claims: list[Claim], inputs: WikiInputs) -> list[Claim]:
+    """A page about Boston shows what replaced "lives in Boston", so its facts are current."""
+    chosen = {c.claim_id for c in claims}
+    frontier = list(claims)
+    while frontier:
+        nxt = inputs.successor(frontier.pop())
+        if nxt is not None and nxt.claim_id not in chosen:
+            chosen.add(nxt.claim_id)
+            frontier.append(nxt)
+    return [c for cid, c in inputs.claims.items() if cid in chosen]
+
+
+def _quantities(inputs: WikiInputs, snapshot_ids: list[str]) -> list[CountLine]:
+    lines = []
+    for sid in snapshot_ids:
+        snap = inputs.snapshots[sid]
+        for value in snap.facets.get("quantity", []):
+            lines.append(CountLine("quantity", value, tuple(sorted_ids(snap.message_ids))))
+    return lines
+
+
+def _entity_page(
+    name: str, traj_ids: set[str], claims: list[Claim], snaps: list[str], inputs: WikiInputs
+) -> PageContent:
+    facts, revisions = split_claims(claims, inputs.claims)
+    trajectories = inputs.in_time_order(traj_ids)
+    counts = [
+        CountLine("trajectories", str(len(trajectories))),
+        CountLine("snapshots naming it", str(len(snaps))),
+        *_quantities(inputs, snaps),
+    ]
+    return PageContent("entity", name, trajectories, facts, revisions, counts, items=[name])
+
+
+def plan_entity_pages(inputs: WikiInputs, cfg: WikiConfig, embed: EmbedFn) -> list[PageContent]:
+    """Parent pages first, each followed by its shards (when it links > entity_split_threshold)."""
+    mentions = _snapshot_mentions(inputs)
+    pages: list[PageContent] = []
+    for name in entity_names(inputs, cfg):
+        snaps = mentions.get(name, [])
+        claims = _with_successors(
+            [c for c in inputs.claims.values() if name in _claim_names(c)], inputs
+        )
+        traj_ids = {t for sid in snaps for t in inputs.trajectories_of_snapshot.get(sid, [])}
+        traj_ids |= {t for c in claims for t in inputs.claim_trajectories(c)}
+        traj_ids |= {
+            tid
+            for tid, t in inputs.trajectories.items()
+            if name in {normalize_name(e) for e in t.entities}
+        }
+        if not traj_ids and not claims:
+            continue
+        parent = _entity_page(name, traj_ids, claims, snaps, inputs)
+        pages.append(parent)
+        if len(traj_ids) > cfg.entity_split_threshold:
+            pages.extend(_shards(parent, claims, snaps, inputs, cfg, embed))
+    return pages
+
+
+def _shards(
+    parent: PageContent,
+    claims: list[Claim],
+    snaps: list[str],
+    inputs: WikiInputs,
+    cfg: WikiConfig,
+    embed: EmbedFn,
+) -> list[PageContent]:
+    """Shard pages keep the parent's facts about their own trajectories only."""
+    trajectories = parent.trajectories
+    groups = balanced_shards(summary_matrix(trajectories, embed), cfg)
+    shards = []
+    for i, rows in enumerate(groups):
+        ids = {trajectories[r].trajectory_id for r in rows}
+        own_claims = [c for c in claims if ids & set(inputs.claim_trajectories(c))]
+        own_snaps = [s for s in snaps if ids & set(inputs.trajectories_of_snapshot.get(s, []))]
+        page = _entity_page(parent.title, ids, own_claims, own_snaps, inputs)
+        page.title = f"{parent.title} (part {i + 1} of {len(groups)})"
+        page.shard_index, page.shard_count, page.parent = i, len(groups), parent
+        shards.append(page)
+    return shards

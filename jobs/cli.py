@@ -1,0 +1,84 @@
+"""`arborwiki` command line: thin wiring of config → jobs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from jobs.common import ConfigOpt, SetOpt, config_from, one_line_errors
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+REPO = Path(__file__).resolve().parent.parent
+
+
+@app.command("build")
+@one_line_errors
+def build_cmd(
+    input: str = typer.Option(
+        ..., "--input", "-i", help="JSONL/Parquet file, dir or glob; LoCoMo .json"
+    ),
+    store: str = typer.Option(..., "--store", "-s", help="Lance store directory"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Compile an archive into per-user memory in a Lance store (Ray shards)."""
+    from jobs.build import build
+
+    build(input, store, config_from(config, set))
+
+
+@app.command("serve")
+@one_line_errors
+def serve_cmd(
+    store: str = typer.Option(..., "--store", "-s"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Start the detached query actor on a running Ray cluster (`ray start --head`)."""
+    from jobs.serve import serve
+
+    serve(store, config_from(config, set))
+
+
+@app.command("query")
+@one_line_errors
+def query_cmd(
+    question: str = typer.Argument(..., help="the question"),
+    user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
+    store: str = typer.Option(..., "--store", "-s"),
+    k: int | None = typer.Option(None, help="trajectories to select (default query.k)"),
+    budget: int | None = typer.Option(None, help="evidence token budget"),
+    local: bool = typer.Option(False, "--local", help="run in-process instead of via the actor"),
+    as_json: bool = typer.Option(False, "--json", help="print the full result as JSON"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Ask one user's memory a question; prints cited evidence."""
+    from jobs.query import ask
+    from jobs.render import render_result
+
+    result = ask(store, user, question, k, budget, local, config_from(config, set))
+    print(json.dumps(result, indent=2) if as_json else render_result(result))
+
+
+@app.command("demo")
+@one_line_errors
+def demo_cmd(
+    store: str = typer.Option("demo-store", "--store", "-s", help="Lance directory to build into"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Build the bundled sample archive on local Ray, start the query actor, ask questions."""
+    from jobs.demo import demo
+
+    demo(REPO / "examples", store, config_from(config, set))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""What every entry point shares: config loading and one-line errors instead of tracebacks."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+from pydantic import ValidationError
+
+from core.config import Config, load_config
+from storage.archive import ArchiveError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ConfigOpt = typer.Option(None, "--config", "-c", help="YAML config (default configs/default.yaml)")
+SetOpt = typer.Option(None, "--set", help="override, e.g. --set query.k=10 (repeatable)")
+
+
+def config_from(path: str | None, overrides: list[str] | None) -> Config:
+    return load_config(path, overrides or [])
+
+
+def one_line_errors(func: F) -> F:
+    """Bad input → `error: <reason>` on stderr and exit code 2; bugs still show a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            _fail(f"invalid config: {where}: {first['msg']}")
+        except (ArchiveError, FileNotFoundError, ValueError, KeyError, RuntimeError) as exc:
+            _fail(str(exc).strip("'\""))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _fail(message: str) -> None:
+    print(f"error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr)
+    raise typer.Exit(2)

@@ -1,0 +1,32 @@
+"""`arborwiki demo`: the README's first command, end to end on the embedded defaults."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import ray
+
+from cluster.query_actor import start_query_actor
+from core.config import Config
+from jobs.build import build
+from jobs.render import render_result
+
+
+def demo(examples: Path, store: str, cfg: Config) -> None:
+    started = time.time()
+    summary = build(str(examples / "sample_archive.jsonl"), store, cfg)
+    actor = start_query_actor(str(Path(store).resolve()), cfg, detached=False)
+    questions = json.loads((examples / "questions.json").read_text())
+    cited = 0
+    for q in questions:
+        result = ray.get(actor.query.remote(q["user_id"], q["question"]))
+        cited += len(result["evidence"])
+        print(render_result(result, max_evidence=5))
+        print()
+    print(
+        f"demo: users={summary.users} messages={summary.messages} snapshots={summary.snapshots} "
+        f"claims={summary.claims} pages={summary.pages} quarantined={summary.quarantined} "
+        f"questions={len(questions)} cited_messages={cited} seconds={time.time() - started:.1f}"
+    )

@@ -1,0 +1,24 @@
+"""Plain-text rendering of query results for the terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
+    """Pages routed, trajectories chosen, and evidence lines with [message_id] citations."""
+    lines = [f"Q ({result['user_id']}): {result['question']}"]
+    pages = ", ".join(f"{p['kind']}:{p['title']}" for p in result["pages"][:4])
+    lines.append(f"  routed pages: {pages or '-'}  | candidates={result['candidate_trajectories']}")
+    chosen = ", ".join(t["title"] for t in result["trajectories"][:4])
+    lines.append(f"  trajectories: {chosen or '-'}")
+    evidence = result["evidence"]
+    for e in evidence[:max_evidence]:
+        lines.append(f"  [{e['message_id']}] {e['timestamp'][:10]} {e['speaker']}: {e['text']}")
+    if len(evidence) > max_evidence:
+        lines.append(f"  … {len(evidence) - max_evidence} more evidence messages")
+    for c in result["claims"][:3]:
+        flag = f"  (revised → {c['replaced_by']})" if c["replaced_by"] else ""
+        lines.append(f"  claim [{', '.join(c['source_message_ids'])}] {c['text']}{flag}")
+    lines.append(f"  context tokens: {result['context_tokens']}")
+    return "\n".join(lines)

@@ -1,0 +1,71 @@
+"""LanceMemoryReader: the query side's MemoryReader over a LanceStore."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from core.query.reader import Hit, MessageRef
+from core.records import Claim, Message, Record, Snapshot, Trajectory, WikiPage
+from storage.lance_store import LanceStore
+
+R = TypeVar("R", bound=Record)
+MESSAGE_COLUMNS = [
+    "user_id", "conversation_id", "session_id", "message_id", "turn_index", "speaker", "role",
+    "text", "timestamp", "extra", "snapshot_id", "trajectory_id",
+]  # fmt: skip
+
+
+def to_record(cls: type[R], row: dict[str, Any]) -> R:
+    """A stored row back to its record: unknown columns dropped, JSON columns decoded."""
+    data = {k: v for k, v in row.items() if k in cls.model_fields}
+    for key in ("facets", "extra"):
+        if isinstance(data.get(key), str):
+            data[key] = json.loads(data[key])
+    return cls.model_validate(data)
+
+
+def to_message_ref(row: dict[str, Any]) -> MessageRef:
+    return MessageRef(to_record(Message, row), row.get("snapshot_id"), row.get("trajectory_id"))
+
+
+def _score(row: dict[str, Any]) -> float:
+    for key in ("_relevance_score", "_score"):
+        if key in row:
+            return float(row[key])
+    return -float(row.get("_distance", 0.0))
+
+
+class LanceMemoryReader:
+    def __init__(self, store: LanceStore) -> None:
+        self.store = store
+
+    def search_pages(
+        self, user_id: str, text: str, vector: list[float], limit: int
+    ) -> list[Hit[WikiPage]]:
+        rows = self.store.search(
+            "wiki_pages", user_id, vector, text, limit, where="kind != 'index'"
+        )
+        return [Hit(to_record(WikiPage, r), i, _score(r)) for i, r in enumerate(rows)]
+
+    def search_messages(
+        self, user_id: str, text: str, vector: list[float], limit: int
+    ) -> list[Hit[MessageRef]]:
+        rows = self.store.search("messages", user_id, vector, text, limit)
+        return [Hit(to_message_ref(r), i, _score(r)) for i, r in enumerate(rows)]
+
+    def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]:
+        rows = self.store.rows("trajectories", user_id, "trajectory_id", ids)
+        return sorted((to_record(Trajectory, r) for r in rows), key=lambda t: t.trajectory_id)
+
+    def snapshots(self, user_id: str, ids: list[str]) -> list[Snapshot]:
+        rows = self.store.rows("snapshots", user_id, "snapshot_id", ids)
+        return [to_record(Snapshot, r) for r in rows]
+
+    def messages(self, user_id: str, ids: list[str]) -> list[MessageRef]:
+        rows = self.store.rows("messages", user_id, "message_id", ids, columns=MESSAGE_COLUMNS)
+        return [to_message_ref(r) for r in rows]
+
+    def claims(self, user_id: str, trajectory_ids: list[str]) -> list[Claim]:
+        rows = self.store.rows("claims", user_id, "trajectory_id", trajectory_ids)
+        return [to_record(Claim, r) for r in rows]

@@ -1,0 +1,205 @@
+"""Validation of one archive row (JSONL line or Parquet row) into a Message or a QuarantineRow.
+
+Every reader funnels rows through one `RowValidator` per `read_archive` call, so the rules,
+the defaults and the duplicate check are the same whatever the file format, and a bad row
+is never dropped silently: it comes back as a QuarantineRow with the reason and location.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from typing import Any, get_args
+
+from pydantic import ValidationError
+
+from core.records import Message, QuarantineRow, Role, stable_id
+
+REQUIRED_FIELDS = ("user_id", "message_id", "text", "timestamp")
+OPTIONAL_FIELDS = ("conversation_id", "session_id", "turn_index", "speaker", "role")
+KNOWN_FIELDS = frozenset(REQUIRED_FIELDS + OPTIONAL_FIELDS + ("extra",))
+ROLES: tuple[str, ...] = get_args(Role)
+DEFAULT_ROLE = "user"
+DUPLICATE_KEY_BYTES = 8
+
+
+class ArchiveError(Exception):
+    """A whole-archive problem (bad path, unknown format); a one-line message for the CLI."""
+
+
+class RowError(ValueError):
+    """A row-level problem; its message becomes the quarantine reason."""
+
+
+def parse_timestamp(value: Any) -> datetime:
+    """ISO 8601 (naive = UTC), a plain date, epoch seconds, or a datetime → aware UTC."""
+    try:
+        if isinstance(value, datetime):
+            parsed = value
+        elif isinstance(value, date):
+            parsed = datetime(value.year, value.month, value.day)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise ValueError(value)
+            return datetime.fromtimestamp(value, tz=UTC)
+        elif isinstance(value, str):
+            parsed = datetime.fromisoformat(value.strip())
+        else:
+            raise ValueError(value)
+    except (ValueError, OverflowError, OSError) as err:
+        raise RowError(f"bad timestamp: {value!r}") from err
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+
+
+def row_json(row: Any) -> str:
+    """A Parquet row as JSON for the quarantine table (datetimes and bytes as strings)."""
+    return json.dumps(row, ensure_ascii=False, default=str)
+
+
+def _optional_str(row: dict[str, Any], field: str) -> str | None:
+    """None and "" both mean 'absent' (Parquet gives null for a column a row lacks)."""
+    value = row.get(field)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise RowError(f"{field} must be a string")
+    return value
+
+
+def _extra_value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def collect_extra(row: dict[str, Any]) -> dict[str, str]:
+    """Unknown keys become extras; an `extra` JSON object (our own tables) is unpacked."""
+    extra: dict[str, str] = {}
+    nested = row.get("extra")
+    if isinstance(nested, str) and nested.strip().startswith("{"):
+        with contextlib.suppress(json.JSONDecodeError):
+            nested = json.loads(nested)
+    if isinstance(nested, dict):
+        extra.update({str(k): _extra_value(v) for k, v in nested.items() if v is not None})
+    elif nested is not None:
+        extra["extra"] = _extra_value(nested)
+    for key, value in row.items():
+        if key not in KNOWN_FIELDS and value is not None:
+            extra[str(key)] = _extra_value(value)
+    return extra
+
+
+class RowValidator:
+    """Turns raw rows into Messages; holds the per-read duplicate set and turn counters."""
+
+    def __init__(self) -> None:
+        self._seen: set[bytes] = set()
+        self._turns: dict[tuple[str, str, str], int] = defaultdict(int)
+
+    def start_file(self) -> None:
+        """Default turn_index counts appearance within a file, so it restarts per file."""
+        self._turns.clear()
+
+    def quarantine(
+        self, reason: str, source: str, location: str, raw: str, user_id: Any = None
+    ) -> QuarantineRow:
+        return QuarantineRow(
+            quarantine_id=stable_id("q", source, location),
+            user_id=user_id if isinstance(user_id, str) else None,
+            source=source,
+            location=location,
+            reason=reason,
+            row=raw,
+        )
+
+    def validate(
+        self, row: Any, source: str, location: str, raw: str | None = None
+    ) -> Message | QuarantineRow:
+        """Never raises for bad data: a failing row comes back as a QuarantineRow.
+
+        `raw` is the original line; without one (Parquet) the row is JSON-encoded, and only
+        when it is quarantined, so valid rows cost nothing extra.
+        """
+
+        def raw_text() -> str:
+            return raw if raw is not None else row_json(row)
+
+        if not isinstance(row, dict):
+            return self.quarantine("row is not a JSON object", source, location, raw_text())
+        try:
+            message = self._to_message(row)
+        except RowError as err:
+            user_id = row.get("user_id")
+            return self.quarantine(str(err), source, location, raw_text(), user_id)
+        except ValidationError as err:  # a case the checks above missed: still never crash
+            reason = f"invalid row: {err.errors()[0]['msg']}"
+            return self.quarantine(reason, source, location, raw_text(), row.get("user_id"))
+        has_turn_index = row.get("turn_index") is not None
+        return self.admit(message, source, location, raw_text, has_turn_index)
+
+    def admit(
+        self,
+        message: Message,
+        source: str,
+        location: str,
+        raw_text: Callable[[], str],
+        has_turn_index: bool = True,
+    ) -> Message | QuarantineRow:
+        """Duplicate check across the whole read, then the default turn_index."""
+        key = hashlib.blake2b(
+            json.dumps([message.user_id, message.message_id]).encode(),
+            digest_size=DUPLICATE_KEY_BYTES,
+        ).digest()
+        if key in self._seen:
+            reason = "duplicate message_id for user"
+            return self.quarantine(reason, source, location, raw_text(), message.user_id)
+        self._seen.add(key)
+        group = (message.user_id, message.conversation_id, message.session_id)
+        if not has_turn_index:
+            message.turn_index = self._turns[group]
+        self._turns[group] += 1
+        return message
+
+    def _to_message(self, row: dict[str, Any]) -> Message:
+        for field in REQUIRED_FIELDS:
+            if row.get(field) is None:
+                raise RowError(f"missing field: {field}")
+        user_id = row["user_id"]
+        if not isinstance(user_id, str) or user_id == "":
+            raise RowError("user_id must be a non-empty string")
+        message_id = row["message_id"]
+        if isinstance(message_id, int) and not isinstance(message_id, bool):
+            message_id = str(message_id)
+        if not isinstance(message_id, str) or message_id == "":
+            raise RowError("message_id must be a non-empty string")
+        text = row["text"]
+        if not isinstance(text, str):
+            raise RowError("text must be a string")
+        if not text.strip():
+            raise RowError("empty text")
+        timestamp = parse_timestamp(row["timestamp"])
+        role = row.get("role")
+        role = DEFAULT_ROLE if role is None or role == "" else role
+        if role not in ROLES:
+            raise RowError(f"bad role: {role!r}")
+        turn_index = row.get("turn_index")
+        if turn_index is not None and (
+            not isinstance(turn_index, int) or isinstance(turn_index, bool) or turn_index < 0
+        ):
+            raise RowError(f"bad turn_index: {turn_index!r}")
+        conversation_id = _optional_str(row, "conversation_id") or user_id
+        return Message(
+            user_id=user_id,
+            conversation_id=conversation_id,
+            session_id=_optional_str(row, "session_id") or timestamp.date().isoformat(),
+            message_id=message_id,
+            turn_index=turn_index if turn_index is not None else 0,
+            speaker=_optional_str(row, "speaker") or role,
+            role=role,
+            text=text,
+            timestamp=timestamp,
+            extra=collect_extra(row),
+        )
