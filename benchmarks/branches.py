@@ -154,8 +154,8 @@ def evaluate(data: list[UserData], cfg: AttachConfig) -> dict[str, float]:
 
 def calibrate(data: list[UserData]) -> tuple[float, float, list[tuple[float, float, dict]]]:
     grid = []
-    for judge in np.arange(0.40, 0.901, 0.025):
-        for cont in np.arange(0.30, 0.801, 0.05):
+    for judge in np.arange(0.40, 0.851, 0.05):
+        for cont in np.arange(0.40, 0.901, 0.10):
             cfg = AttachConfig(
                 judge_threshold=round(judge, 3), continuation_threshold=round(cont, 3)
             )
@@ -184,7 +184,7 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument("--calib-users", type=int, default=30)
+    parser.add_argument("--calib-users", type=int, default=20)
     parser.add_argument("--calib-seeds", type=int, nargs="+", default=[100, 101, 102])
     parser.add_argument("--write", action="store_true", help="write benchmarks/results/branches.md")
     args = parser.parse_args()
@@ -196,7 +196,7 @@ def main() -> None:
         judge, cont, grid = calibrate(calib)
         lines += [
             f"Calibration on seeds {args.calib_seeds} × {args.calib_users} users "
-            f"(grid judge 0.30–0.80 step 0.025 × continuation 0.15–0.55 step 0.05, max ARI): "
+            f"(grid judge 0.40–0.85 step 0.05 × continuation 0.40–0.90 step 0.10, max ARI): "
             f"judge_threshold = {judge}, continuation_threshold = {cont}",
             "",
             HEADER,

@@ -20,7 +20,7 @@ from storage.reader import LanceMemoryReader
 
 def open_service(store_path: str, cfg: Config) -> QueryService:
     """In-process service (what the actor holds; also `arborwiki query --local`)."""
-    reader = LanceMemoryReader(LanceStore(store_path))
+    reader = LanceMemoryReader(LanceStore(store_path, create=False))
     return QueryService(reader, load_embedder(cfg.embed.model_path, cfg.embed.batch_size), cfg)
 
 

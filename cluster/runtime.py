@@ -8,6 +8,7 @@ handle it themselves; the `ray status` / `ray job submit` CLIs need
 from __future__ import annotations
 
 import os
+import warnings
 
 import ray
 
@@ -19,6 +20,9 @@ def start_ray(cfg: RayConfig) -> None:
     if ray.is_initialized():
         return
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # Ray launches its processes with subprocess (fork + immediate exec), which lancedb's
+    # fork check reports although no lancedb state survives into the exec'd child.
+    warnings.filterwarnings("ignore", message="lancedb fork support is experimental")
     if cfg.address:
         ray.init(address=cfg.address, namespace=cfg.namespace, log_to_driver=True)
     else:

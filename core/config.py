@@ -150,7 +150,7 @@ class WikiConfig(Section):
     shard_size: int = Field(4, ge=1, description="target trajectories per entity shard")
     min_entity_mentions: int = Field(2, ge=1, description="snapshots naming an entity for a page")
     seed: int = Field(0, description="k-means seed, for deterministic shards")
-    kmeans_n_init: int = Field(10, ge=1, description="k-means restarts (fixed: same shards)")
+    kmeans_n_init: int = Field(4, ge=1, description="k-means restarts (fixed: same shards)")
     topic_keywords: int = Field(
         2, ge=1, description="trajectories whose first this-many keywords agree share a topic"
     )

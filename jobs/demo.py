@@ -14,16 +14,17 @@ from jobs.build import build
 from jobs.render import render_result
 
 
-def demo(examples: Path, store: str, cfg: Config) -> None:
+def demo(examples: Path, store: str, cfg: Config, budget_tokens: int = 200) -> None:
+    """A small budget, so each answer shows the few messages that matter most."""
     started = time.time()
     summary = build(str(examples / "sample_archive.jsonl"), store, cfg)
     actor = start_query_actor(str(Path(store).resolve()), cfg, detached=False)
     questions = json.loads((examples / "questions.json").read_text())
     cited = 0
     for q in questions:
-        result = ray.get(actor.query.remote(q["user_id"], q["question"]))
+        result = ray.get(actor.query.remote(q["user_id"], q["question"], None, budget_tokens))
         cited += len(result["evidence"])
-        print(render_result(result, max_evidence=5))
+        print(render_result(result, max_evidence=4))
         print()
     print(
         f"demo: users={summary.users} messages={summary.messages} snapshots={summary.snapshots} "

@@ -38,8 +38,10 @@ def sql_in(column: str, values: Iterable[str]) -> str:
 class LanceStore:
     """A directory of Lance tables; open it inside the process that uses it."""
 
-    def __init__(self, path: str | Path, refresh_seconds: float = 5.0) -> None:
+    def __init__(self, path: str | Path, refresh_seconds: float = 5.0, create: bool = True) -> None:
         self.path = Path(path)
+        if not create and not self.path.is_dir():
+            raise FileNotFoundError(f"no store at {self.path}: build it first")
         self.path.mkdir(parents=True, exist_ok=True)
         self._db = lancedb.connect(
             str(self.path), read_consistency_interval=timedelta(seconds=refresh_seconds)

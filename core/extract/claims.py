@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from core.extract.dates import normalize_dates
-from core.extract.features import SENTENCE_SPLIT, Names, normalize_name
+from core.extract.features import Names, normalize_name
 from core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS
 from core.extract.schema import ClaimDraft
 
 MAX_VALUE_WORDS = 12
+_MAX_PROPERTY_WORDS = 4
 _TEXT_LIMIT = 400
 _CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "'d": "would", "'ll": "will"}
 _FIRST_PERSON = {"i", "we"}
@@ -29,14 +30,14 @@ _MODALS = {"will", "would", "can", "could", "should", "might", "may", "must", "s
 _ADVERBS = set(
     "just really also finally recently still actually now already always never not even totally "
     "definitely absolutely only currently usually often sometimes ever so too both kinda pretty "
-    "truly seriously officially been being be".split()
+    "truly seriously officially been being be all each".split()
 )
 _PARTICLES = set("to in at on for with as from into about up out of by back over around".split())
 _IRREGULAR_PARTICIPLES = set(
     "been gone got gotten done seen read made taken found met had bought thought become begun "
     "written given known left lost run won sold built kept brought taught sung drawn eaten flown "
     "driven ridden swum sat stood slept spent sent heard held paid worn caught fallen grown "
-    "thrown chosen forgotten started".split()
+    "thrown chosen forgotten started come".split()
 )
 _IRREGULAR_PAST = _IRREGULAR_PARTICIPLES | set(
     "went saw took did ran came gave felt told said wrote began sang drew ate drank flew drove "
@@ -47,12 +48,18 @@ _CHANGE_CUES = re.compile(
     r"|mov(?:ed|ing))\b|(?<!right\s)(?<!for\s)(?<!until\s)(?<!by\s)(?<!from\s)(?<!just\s)\bnow\b"
 )
 _CLAUSE_END = re.compile(
-    r"\s*(?:[,;:!?()\[\]]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|cause|since|so|which|who|while"
-    r"|when|though|although|whereas)\b|\band\s+(?:i|it|we|he|she|they|that|this|then|now|my)\b)",
+    r"\s*(?:[,;:!?()\[\]]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|cause|since|so\s+that|which|who|while"
+    r"|when|though|although|whereas)\b|\band\s+(?:i|it|we|he|she|they|that|this|then|now|my)\b"
+    r"|\band\s+(?=\w+ed\b))",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[\w’'-]+|[^\w\s]")
 _PRONOUNS = {"he", "she"}
+_TRAILING_ADVERBS = re.compile(
+    r"(?:\s+(?:any\s?more|lately|recently|again|though|too|now|either))+$", re.IGNORECASE
+)
+_LEAD_ADVERBS = set("actually anyway btw also just recently finally lately plus and but".split())
+_SLANG = {"gonna": ["going", "to"], "wanna": ["want", "to"], "gotta": ["have", "to"]}
 _IS_HOSTS = set("it that he she what there here who this everything something".split())
 _NEGATORS = {"not", "never", "n't", "cannot", "longer"}
 
@@ -67,8 +74,12 @@ class ClaimContext:
 
 
 def _expand(word: str) -> list[str]:
-    """"I'm" → ["I", "am"], "don't" → ["do", "n't"] so the rules see one word per slot."""
+    """ "I'm" → ["I", "am"], "don't" → ["do", "n't"] so the rules see one word per slot."""
+    if "'" not in word and "’" not in word and len(word) != 5:
+        return [word]  # the common case: no contraction, not gonna/wanna/gotta
     low = word.lower().replace("’", "'")
+    if low in _SLANG:
+        return _SLANG[low]
     if low.endswith("n't"):
         stem = {"won't": "will", "can't": "can", "shan't": "shall"}.get(low, low[:-3])
         return [stem, "n't"]
@@ -97,9 +108,11 @@ def _strip_lead(words: list[str], names: Names) -> list[str]:
     """Drop leading interjections and vocatives ("Wow, Mel, I ..." → "I ...")."""
     while words:
         low = words[0].lower().strip(",.!")
-        if low in INTERJECTIONS or not low:
+        if low in INTERJECTIONS or low in _LEAD_ADVERBS or not low:
             words = words[1:]
-        elif len(words) > 1 and words[1] in {",", "!"} and names.is_speaker(normalize_name(words[0])):
+        elif (
+            len(words) > 1 and words[1] in {",", "!"} and names.is_speaker(normalize_name(words[0]))
+        ):
             words = words[2:]
         else:
             break
@@ -141,10 +154,15 @@ def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bo
         if low in _BE_PRESENT | _BE_PAST | _DO | _MODALS | _ADVERBS or low == "n't" or is_have_aux:
             aux.append(low)
             i += 1
-        elif low in {"used", "no"} and i + 1 < len(words) and words[i + 1].lower() in {
-            "to",
-            "longer",
-        }:
+        elif (
+            low in {"used", "no"}
+            and i + 1 < len(words)
+            and words[i + 1].lower()
+            in {
+                "to",
+                "longer",
+            }
+        ):
             aux.append(words[i + 1].lower())
             i += 2
         else:
@@ -158,7 +176,8 @@ def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bo
         return ("was" if be_forms[-1] in _BE_PAST else "is"), words[i:], negated
     modal = next((a for a in aux if a in _MODALS), None)
     if modal:
-        head = f"{modal} {head}"
+        perfect = " have" if any(a in _HAVE for a in aux) else ""
+        head = f"{modal}{perfect} {head}"
     elif first_person and not be_forms and not any(a in _HAVE | {"did"} for a in aux):
         head = third_person(head)
     i += 1
@@ -168,6 +187,25 @@ def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bo
         i += 1
         particles += 1
     return head, words[i:], negated
+
+
+def _own_property(words: list[str]) -> tuple[str, list[str], bool] | None:
+    """'My favorite color is blue' → ('favorite color', ['blue'], False): the attribute is the
+    property itself, so a later 'my favorite color is now green' can revise it."""
+    if len(words) < 3 or words[0].lower() not in {"my", "our"} or words[1].lower() in RELATIONS:
+        return None
+    for i in range(2, min(len(words), _MAX_PROPERTY_WORDS + 2)):
+        low = words[i].lower()
+        if low in _BE_PRESENT | _BE_PAST:
+            rest = words[i + 1 :]
+            negated = bool(rest) and rest[0].lower() in _NEGATORS - {"longer"}
+            while rest and rest[0].lower() in _ADVERBS | _NEGATORS:
+                rest = rest[1:]
+            attribute = " ".join(w.lower() for w in words[1:i])
+            return attribute, rest, negated
+        if not words[i][:1].isalpha():
+            return None
+    return None
 
 
 def _is_participle(word: str) -> bool:
@@ -182,6 +220,7 @@ def _value(words: list[str], date_spans: list[str]) -> str:
         text = text[: end.start()]
     for span in date_spans:
         text = re.sub(rf"\s*\b(?:on\s+|in\s+)?{re.escape(span)}\b", "", text)
+    text = _TRAILING_ADVERBS.sub("", text.strip(" .,!;:"))
     return " ".join(text.split()[:MAX_VALUE_WORDS]).strip(" .,!;:")
 
 
@@ -198,16 +237,22 @@ def sentence_claim(
     """One claim for a declarative sentence with a clear subject; None for everything else."""
     if sentence.rstrip().endswith("?") or "\x00" in sentence:
         return None
-    words = [w for raw in _TOKEN.findall(sentence) for w in _expand(raw)]
+    dates = normalize_dates(sentence, at)
+    body = sentence.strip()
+    if dates and body.lower().startswith(dates[0][0].lower()):
+        body = body[len(dates[0][0]) :]  # "Last Friday I went ..." → "I went ..."
+    words = [w for raw in _TOKEN.findall(body) for w in _expand(raw)]
     words = _strip_lead(words, ctx.names)
-    subject, rest = _subject(words, ctx.names.resolve(normalize_name(speaker)), ctx)
+    owner = ctx.names.resolve(normalize_name(speaker))
+    predicate = _own_property(words)
+    subject, rest = (owner, words) if predicate else _subject(words, owner, ctx)
     if not subject or not rest:
         return None
-    predicate = _predicate(rest, first_person=words[0].lower() in _FIRST_PERSON)
+    if predicate is None:
+        predicate = _predicate(rest, first_person=words[0].lower() in _FIRST_PERSON)
     if predicate is None:
         return None
     attribute, object_words, negated = predicate
-    dates = normalize_dates(sentence, at)
     value = _value(object_words, [span for span, _ in dates])
     if value.lower().startswith("no "):
         value, negated = value[3:], True
@@ -226,14 +271,3 @@ def sentence_claim(
         event_time=dates[0][1].isoformat() if dates else None,
         source_message_ids=[message_id],
     )
-
-
-def message_claims(
-    text: str, speaker: str, message_id: str, at: datetime, ctx: ClaimContext
-) -> list[ClaimDraft]:
-    claims = []
-    for sentence in SENTENCE_SPLIT.split(text):
-        claim = sentence_claim(sentence, speaker, message_id, at, ctx)
-        if claim is not None:
-            claims.append(claim)
-    return claims

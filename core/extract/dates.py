@@ -18,6 +18,7 @@ _MONTH = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 )
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAY_SHORT = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d{2}"
 _COUNT = (
@@ -36,7 +37,8 @@ _DATE_RE = re.compile(
     | (?P<my>{_MONTH},?\s+{_YEAR})
     | (?P<ago>{_COUNT}\s+{_UNIT}\s+(?:ago|back))
     | (?P<ahead>in\s+{_COUNT}\s+{_UNIT})
-    | (?P<rel>(?:last|next|this|past|coming)\s+(?:week|weekend|month|year|night|{_WEEKDAY}))
+    | (?P<rel>(?:last|next|this|past|coming)\s+
+        (?:week|weekend|month|year|night|{_WEEKDAY}|{_WEEKDAY_SHORT}\.?))
     | (?P<deictic>the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight
         |tomorrow|this\s+(?:morning|afternoon|evening)|the\s+weekend)
     | (?P<month>(?:in|since|during|until|by|of|early|late|mid|last|this)[\s-]+{_MONTH}
@@ -96,16 +98,24 @@ def _is_modal_may(match: re.Match[str]) -> bool:
     return "may" in match.group(0) and "May" not in match.group(0)
 
 
-def normalize_dates(text: str, base: datetime) -> list[tuple[str, date]]:
-    """Every date expression in `text`, as (span as written, resolved date), in text order."""
-    found: list[tuple[str, date]] = []
-    base_day = base.date()
+@lru_cache(maxsize=65536)
+def _candidate_spans(text: str) -> tuple[tuple[str, str], ...]:
+    """(span, kind) pairs; cached because a sentence is read for claims, summary and facets."""
+    spans = []
     for match in _DATE_RE.finditer(text):
         kind = match.lastgroup or ""
         if kind in {"dmy", "mdy", "my", "month"} and _is_modal_may(match):
             continue
-        span = match.group(0)
-        resolved = _resolve(span if kind != "year" else span.strip(), kind, base_day)
+        spans.append((match.group(0), kind))
+    return tuple(spans)
+
+
+def normalize_dates(text: str, base: datetime) -> list[tuple[str, date]]:
+    """Every date expression in `text`, as (span as written, resolved date), in text order."""
+    found: list[tuple[str, date]] = []
+    base_day = base.date()
+    for span, kind in _candidate_spans(text):
+        resolved = _resolve(span, kind, base_day)
         if resolved is not None:
             found.append((span, resolved))
     return found

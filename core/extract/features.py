@@ -12,6 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from core.extract.lexicon import (
+    EVENT_ORDER,
+    EVENT_PAIRS,
+    EVENT_WORDS,
     IE_SINGULARS,
     INTERJECTIONS,
     MONTHS,
@@ -20,6 +23,7 @@ from core.extract.lexicon import (
     RELATIONS,
     STOP_WORDS,
     TIME_UNITS,
+    WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
 
@@ -31,11 +35,14 @@ _CAP_SPAN = re.compile(
 )
 _QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{1,80}?)[\"”]")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.])\d[\w]*(?:[.,:/]\d+)*[\w%]*")
+_LOWER_WORD = re.compile(r"[a-z0-9]+")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _NAME_AFTER = r"([A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)?)"
 _PERSON_CUE = re.compile(
-    r"\b(?i:my|our|his|her|their)\s+(?i:" + "|".join(sorted(RELATIONS)) + r")\s*,?\s+"
+    r"\b(?i:my|our|his|her|their)\s+(?i:"
+    + "|".join(sorted(RELATIONS))
+    + r")\s*,?\s+"
     + _NAME_AFTER
     + r"|\b(?i:with|named|called|met|meet|meeting)\s+"
     + _NAME_AFTER
@@ -51,7 +58,7 @@ _QUANTITY = re.compile(
 
 def normalize_name(text: str) -> str:
     """'Caroline’s ' → 'caroline': the form entities are matched on across snapshots."""
-    words = [w.strip(".,;:!?()[]\"“”-") for w in text.replace("’", "'").split()]
+    words = [w.strip('.,;:!?()[]"“”-') for w in text.replace("’", "'").split()]
     name = " ".join(w for w in words if w).lower()
     return _POSSESSIVE.sub("", name).strip()
 
@@ -75,6 +82,8 @@ class Names:
     """Who speaks in the window and which short forms point at them ('Mel' → 'melanie')."""
 
     speakers: dict[str, str] = field(default_factory=dict)  # first token → full normalized
+    _memo: dict[str, str] = field(default_factory=dict, repr=False)
+    _is_speaker: dict[str, bool] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, speakers: list[str]) -> Names:
@@ -87,6 +96,12 @@ class Names:
 
     def resolve(self, name: str) -> str:
         """Map a speaker's first name or prefix alias to the speaker's full normalized name."""
+        found = self._memo.get(name)
+        if found is None:
+            found = self._memo[name] = self._resolve(name)
+        return found
+
+    def _resolve(self, name: str) -> str:
         if name in self.speakers.values():
             return name
         if name in self.speakers:
@@ -98,7 +113,18 @@ class Names:
         return name
 
     def is_speaker(self, name: str) -> bool:
-        return self.resolve(name) in self.speakers.values()
+        found = self._is_speaker.get(name)
+        if found is None:
+            found = self._is_speaker[name] = self.resolve(name) in self.speakers.values()
+        return found
+
+
+def event_types(text: str) -> list[str]:
+    """Event labels found in `text`, in lexicon order (not text order): stable facets."""
+    words = _LOWER_WORD.findall(text.lower())
+    found = {EVENT_WORDS[w] for w in words if w in EVENT_WORDS}
+    found |= {EVENT_PAIRS[p] for p in zip(words, words[1:], strict=False) if p in EVENT_PAIRS}
+    return [label for label in EVENT_ORDER if label in found]
 
 
 def keywords(texts: list[str], names: Names, limit: int) -> list[str]:
@@ -107,9 +133,10 @@ def keywords(texts: list[str], names: Names, limit: int) -> list[str]:
     first_seen: dict[str, int] = {}
     for text in texts:
         for raw in _WORD.findall(text):
-            word = raw.lower().replace("’", "'")
-            word = _POSSESSIVE.sub("", word).replace("'", "")
-            if len(word) < 3 or word in STOP_WORDS or names.is_speaker(word):
+            word = raw.lower().replace("’", "'").split("'")[0]
+            if len(word) < 3 or word in STOP_WORDS or word in NUMBER_WORDS:
+                continue
+            if names.is_speaker(word):
                 continue
             word = singular(word)
             counts[word] += 1
@@ -120,7 +147,13 @@ def keywords(texts: list[str], names: Names, limit: int) -> list[str]:
 
 def _is_common(token: str) -> bool:
     low = token.lower().replace("’", "'").split("'")[0]
-    return low in STOP_WORDS or low in INTERJECTIONS or low in MONTHS or low in WEEKDAYS
+    return (
+        low in STOP_WORDS
+        or low in INTERJECTIONS
+        or low in MONTHS
+        or low in WEEKDAYS
+        or low in WEEKDAY_ABBREVIATIONS
+    )
 
 
 def _span_tokens(span: str) -> list[str]:
@@ -177,7 +210,10 @@ def terms(texts: list[str], mentions: Mentions, names: Names, limit: int) -> lis
     for text in texts:
         out.extend(t.lower() for t in _DIGIT_TOKEN.findall(text))
     for span in mentions.inner:
-        out.extend(w for w in span.split() if not names.is_speaker(w) and w not in STOP_WORDS)
+        for word in span.split():
+            word = _POSSESSIVE.sub("", word)
+            if not names.is_speaker(word) and word not in STOP_WORDS:
+                out.append(word)
     return list(dict.fromkeys(out))[:limit]
 
 

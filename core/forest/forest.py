@@ -108,9 +108,15 @@ class Forest:
             return last.node_id
         return None
 
-    def _timeline_matches(self, sigma: Snapshot) -> list[str]:
-        """Nodes sharing a keyword/entity/term or facet with σ, most recent first."""
+    def _lookup_terms(self, sigma: Snapshot) -> set[str]:
+        """σ's specific terms (all of them when none is specific): a generic term such as
+        the user's own name would pull every node out of the index."""
         terms = norm_set([*sigma.keywords, *sigma.entities, *sigma.terms])
+        return specific(terms, self.idf, self.cfg) or terms
+
+    def _timeline_matches(self, sigma: Snapshot) -> list[str]:
+        """Nodes sharing a (specific) term or a facet with σ, most recent first."""
+        terms = self._lookup_terms(sigma)
         pairs = facet_pairs(sigma.facets)
         hits = [
             n.node_id
@@ -120,14 +126,14 @@ class Forest:
         return self._cap_trajectories(hits)
 
     def _hybrid_nodes(self, sigma: Snapshot, topic: str) -> list[str]:
-        """Vector-nearest nodes ∪ inverted-index hits ∪ topic anchors, then the best
-        `max_candidates` trajectories by g (their tails always included)."""
+        """Vector-nearest nodes ∪ inverted-index hits ∪ topic anchors, kept for the best
+        `max_candidates` trajectories by g (`_best` adds each trajectory's tail)."""
         hits: list[str] = []
         if sigma.vector is not None and len(self._vector_nodes):
             sims = self._vectors @ np.asarray(sigma.vector, dtype=np.float32)
             order = np.argsort(-sims, kind="stable")[: self.cfg.max_candidates]
             hits += [self._vector_nodes[i] for i in order]
-        for term in sorted(norm_set([*sigma.keywords, *sigma.entities, *sigma.terms])):
+        for term in sorted(self._lookup_terms(sigma)):
             hits += self._index.get(term, [])
         hits += [n.node_id for n in self._nodes if topic and n.topic_key == topic]
         by_traj: dict[str, float] = {}

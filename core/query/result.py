@@ -28,6 +28,7 @@ class EvidenceMessage(BaseModel):
     text: str
     trajectory_id: str | None
     why: str
+    admitted: int = 0
 
 
 class ClaimLine(BaseModel):

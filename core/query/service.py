@@ -82,8 +82,9 @@ class QueryService:
                     text=a.ref.message.full_text,
                     trajectory_id=a.ref.trajectory_id,
                     why=a.why,
+                    admitted=i,
                 )
-                for a in budget.admitted
+                for i, a in enumerate(budget.admitted)
             ),
             key=lambda e: (e.timestamp, e.message_id),
         )

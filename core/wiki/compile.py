@@ -80,12 +80,16 @@ def _related_topics_and_entities(
     so no parent page lists hundreds of topics."""
     entity_leaves = [c for c in pages if c.kind == "entity" and id(c) not in shards_of]
     topics = [c for c in pages if c.kind == "topic"]
+    topics_of: dict[str, list[int]] = {}
+    for i, topic in enumerate(topics):
+        for tid in topic.trajectory_ids:
+            topics_of.setdefault(tid, []).append(i)
     related: dict[int, list[PageContent]] = {}
     for entity in entity_leaves:
-        for topic in topics:
-            if set(entity.trajectory_ids) & set(topic.trajectory_ids):
-                related.setdefault(id(entity), []).append(topic)
-                related.setdefault(id(topic), []).append(entity)
+        hits = sorted({i for tid in entity.trajectory_ids for i in topics_of.get(tid, [])})
+        for i in hits:
+            related.setdefault(id(entity), []).append(topics[i])
+            related.setdefault(id(topics[i]), []).append(entity)
     return related
 
 

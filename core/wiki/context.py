@@ -27,6 +27,8 @@ class WikiInputs:
     claims: dict[str, Claim]
     evidence: list[EvidenceItem]
     trajectories_of_snapshot: dict[str, list[str]] = field(default_factory=dict)
+    claims_of_snapshot: dict[str, list[str]] = field(default_factory=dict)
+    claims_of_trajectory: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -44,12 +46,19 @@ class WikiInputs:
                     by_snapshot[sid].append(t.trajectory_id)
         all_claims = {c.claim_id: c for s in snapshots for c in s.claims}
         all_claims.update({c.claim_id: c for c in claims})  # lifecycle state wins
+        of_snapshot: dict[str, list[str]] = defaultdict(list)
+        of_trajectory: dict[str, list[str]] = defaultdict(list)
+        for cid, c in all_claims.items():
+            of_snapshot[c.snapshot_id].append(cid)
+            of_trajectory[c.trajectory_id].append(cid)
         return cls(
             snapshots={s.snapshot_id: s for s in snapshots},
             trajectories={t.trajectory_id: t for t in ordered},
             claims=dict(sorted(all_claims.items(), key=lambda kv: (kv[1].recorded_at, kv[0]))),
             evidence=sorted(evidence, key=lambda e: (e.recorded_at, e.evidence_id)),
             trajectories_of_snapshot=dict(by_snapshot),
+            claims_of_snapshot=dict(of_snapshot),
+            claims_of_trajectory=dict(of_trajectory),
         )
 
     def claim_trajectories(self, claim: Claim) -> list[str]:
@@ -63,8 +72,19 @@ class WikiInputs:
         return [t for tid, t in self.trajectories.items() if tid in wanted]
 
     def claims_in(self, trajectory_ids: set[str] | list[str]) -> list[Claim]:
+        """Claims of these trajectories, in claim order (looked up via the snapshots)."""
         wanted = set(trajectory_ids)
-        return [c for c in self.claims.values() if wanted & set(self.claim_trajectories(c))]
+        candidates = {
+            cid
+            for tid in wanted
+            for sid in self.trajectories[tid].snapshot_ids
+            for cid in self.claims_of_snapshot.get(sid, [])
+        } | {cid for tid in wanted for cid in self.claims_of_trajectory.get(tid, [])}
+        return [
+            c
+            for cid, c in self.claims.items()
+            if cid in candidates and wanted & set(self.claim_trajectories(c))
+        ]
 
     def successor(self, claim: Claim) -> Claim | None:
         return self.claims.get(claim.superseded_by) if claim.superseded_by else None

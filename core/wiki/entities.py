@@ -39,6 +39,8 @@ def entity_names(inputs: WikiInputs, cfg: WikiConfig) -> list[str]:
 
 def _with_successors(claims: list[Claim], inputs: WikiInputs) -> list[Claim]:
     """A page about Boston shows what replaced "lives in Boston", so its facts are current."""
+    if not any(c.superseded_by for c in claims):
+        return claims
     chosen = {c.claim_id for c in claims}
     frontier = list(claims)
     while frontier:
@@ -71,22 +73,30 @@ def _entity_page(
     return PageContent("entity", name, trajectories, facts, revisions, counts, items=[name])
 
 
+def _inverted(inputs: WikiInputs) -> tuple[dict[str, list[Claim]], dict[str, set[str]]]:
+    """Entity → claims naming it, entity → trajectories listing it: built once, not per page."""
+    claims_of: dict[str, list[Claim]] = defaultdict(list)
+    for c in inputs.claims.values():
+        for name in _claim_names(c):
+            claims_of[name].append(c)
+    trajectories_of: dict[str, set[str]] = defaultdict(set)
+    for tid, t in inputs.trajectories.items():
+        for e in t.entities:
+            trajectories_of[normalize_name(e)].add(tid)
+    return claims_of, trajectories_of
+
+
 def plan_entity_pages(inputs: WikiInputs, cfg: WikiConfig, embed: EmbedFn) -> list[PageContent]:
     """Parent pages first, each followed by its shards (when it links > entity_split_threshold)."""
     mentions = _snapshot_mentions(inputs)
+    claims_of, trajectories_of = _inverted(inputs)
     pages: list[PageContent] = []
     for name in entity_names(inputs, cfg):
         snaps = mentions.get(name, [])
-        claims = _with_successors(
-            [c for c in inputs.claims.values() if name in _claim_names(c)], inputs
-        )
+        claims = _with_successors(claims_of.get(name, []), inputs)
         traj_ids = {t for sid in snaps for t in inputs.trajectories_of_snapshot.get(sid, [])}
         traj_ids |= {t for c in claims for t in inputs.claim_trajectories(c)}
-        traj_ids |= {
-            tid
-            for tid, t in inputs.trajectories.items()
-            if name in {normalize_name(e) for e in t.entities}
-        }
+        traj_ids |= trajectories_of.get(name, set())
         if not traj_ids and not claims:
             continue
         parent = _entity_page(name, traj_ids, claims, snaps, inputs)

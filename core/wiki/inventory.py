@@ -8,7 +8,7 @@ from core.config import WikiConfig
 from core.records import Claim
 from core.wiki.content import CountLine, InventoryItem, PageContent, Revision
 from core.wiki.context import WikiInputs
-from core.wiki.text import mentions_trigger, normalize_item, sorted_ids
+from core.wiki.text import normalize_item, normalize_name, sorted_ids, trigger_pattern
 
 FACET_PREFIX = "facet:"
 
@@ -28,8 +28,8 @@ class _Tally:
 
 
 def _matches(triggers: list[str], *texts: str) -> bool:
-    words = [t for t in triggers if not t.startswith(FACET_PREFIX)]
-    return any(mentions_trigger(text, w) for text in texts for w in words)
+    pattern = trigger_pattern(tuple(t for t in triggers if not t.startswith(FACET_PREFIX)))
+    return any(pattern.search(normalize_name(text)) for text in texts)
 
 
 def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally]:

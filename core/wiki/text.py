@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from core.records import Claim
 
@@ -49,7 +50,11 @@ def claim_day(claim: Claim) -> str:
     return (claim.event_time or claim.recorded_at.date()).isoformat()
 
 
-def mentions_trigger(text: str, trigger: str) -> bool:
-    """Whole-word (or phrase) match, allowing a plural 's' ("dogs" matches "dog")."""
-    pattern = r"\b" + re.escape(normalize_name(trigger)) + r"s?\b"
-    return re.search(pattern, normalize_name(text)) is not None
+@lru_cache(maxsize=256)
+def trigger_pattern(triggers: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled regex per lexicon: any trigger as a whole word or phrase, plural 's' allowed
+    ("dogs" matches "dog"). Texts must be passed through `normalize_name` first."""
+    words = sorted({normalize_name(t) for t in triggers} - {""}, key=lambda w: (-len(w), w))
+    if not words:
+        return re.compile(r"(?!)")  # matches nothing
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")s?\b")

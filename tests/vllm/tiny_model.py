@@ -17,6 +17,8 @@ CHAT_TEMPLATE = (
 )
 HIDDEN, HEADS, LAYERS = 64, 2, 2  # head size 32: vLLM's CPU attention needs >= 32
 VOCAB = 600
+CLOSERS = ["}", "]", '"']  # most preferred first
+EMBED_BIAS, CLOSER_WEIGHT = 10.0, 10.0
 
 
 def _corpus() -> list[str]:
@@ -65,5 +67,21 @@ def build_tiny_llama(directory: Path) -> Path:
         tie_word_embeddings=False,
     )
     torch.manual_seed(0)
-    LlamaForCausalLM(config).save_pretrained(directory)
+    model = LlamaForCausalLM(config)
+    _prefer_closing_tokens(model, [fast.convert_tokens_to_ids(t) for t in CLOSERS])
+    model.save_pretrained(directory)
     return directory
+
+
+def _prefer_closing_tokens(model: object, token_ids: list[int]) -> None:
+    """Rig the random net so greedy decoding closes JSON early: finite, valid answers.
+
+    Every embedding gets a large constant on dimension 0, which survives the tiny random
+    layers and RMSNorm; the closers' output rows weigh that dimension most, in order.
+    """
+    import torch
+
+    with torch.no_grad():
+        model.model.embed_tokens.weight[:, 0] = EMBED_BIAS
+        for rank, token_id in enumerate(token_ids):
+            model.lm_head.weight[token_id, 0] = CLOSER_WEIGHT - rank

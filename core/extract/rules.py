@@ -1,0 +1,189 @@
+"""The deterministic CPU extractor: the default backend, and the per-window LLM fallback.
+
+It reads each window with regexes and word lists (features.py, claims.py, dates.py) and
+never loads a model, so CI and first runs need nothing but a CPU.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.config import ExtractConfig
+from core.extract.claims import ClaimContext, sentence_claim
+from core.extract.dates import normalize_dates
+from core.extract.features import (
+    SENTENCE_SPLIT,
+    Names,
+    entities,
+    event_types,
+    find_mentions,
+    keywords,
+    locations,
+    persons,
+    quantities,
+    terms,
+)
+from core.extract.lexicon import STOP_WORDS
+from core.extract.schema import ClaimDraft, FacetDraft, SnapshotDraft
+from core.records import Message, Window
+
+SUMMARY_WORDS = 60
+MIN_TURN_WORDS = 8
+_SUMMARY_CHARS = 1200
+_FACET_CHARS = 120
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+_CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z'’]{2,}")
+_URL = re.compile(r"\S*(?:https?://|www\.)\S*")
+_EMPTY_VALUE = re.compile(r"^[\W_]*$")
+SUMMARY_MIN_CONTENT = 3
+
+
+def clean(text: str) -> str:
+    """Control characters out (the draft schema forbids them), whitespace collapsed."""
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def visible_text(message: Message) -> str:
+    """Text plus extra fields' values (captions, image queries), without URLs or field names.
+
+    Like `Message.full_text`, so a caption counts as said, but a URL's hash fragments or the
+    label 'image_query' would otherwise become keywords and terms.
+    """
+    values = [_URL.sub(" ", v) for _, v in sorted(message.extra.items()) if v]
+    values = [clean(v) for v in values if not _EMPTY_VALUE.match(v)]
+    text = clean(message.text)
+    return f"{text} [{'; '.join(values)}]" if values else text
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message read once: cleaned text, its sentences, and text plus captions."""
+
+    message: Message
+    text: str
+    visible: str
+    sentences: list[str]
+
+    @classmethod
+    def of(cls, message: Message) -> Turn:
+        text = clean(message.text)
+        sentences = [s for s in SENTENCE_SPLIT.split(text) if s]
+        return cls(message, text, visible_text(message), sentences)
+
+
+def _content_count(sentence: str, names: Names) -> int:
+    """Words that carry content: not stop words, not chat filler, not a speaker's name."""
+    if sentence.endswith("?"):
+        return 0
+    count = 0
+    for word in _CONTENT_WORD.findall(sentence.lower()):
+        low = word.replace("’", "'").split("'")[0]
+        count += low not in STOP_WORDS and not names.is_speaker(low)
+    return count
+
+
+def _with_dates(sentence: str, message: Message) -> str:
+    """Append the resolved date after each relative expression: 'yesterday (2023-05-07)'."""
+    out, cursor = [], 0
+    for span, day in normalize_dates(sentence, message.timestamp):
+        at = sentence.find(span, cursor)
+        if at < 0:
+            continue
+        out.append(f"{sentence[cursor : at + len(span)]} ({day.isoformat()})")
+        cursor = at + len(span)
+    return "".join(out) + sentence[cursor:]
+
+
+def _pick_sentence(turn: Turn, names: Names, claimed: set[str]) -> str | None:
+    """The first sentence that states a fact (a claim or a date) with enough content words;
+    else the first with enough content; else any non-backchannel one; captions come last."""
+    caption = turn.visible[len(turn.text) :].strip(" []")
+    rich: str | None = None
+    some: str | None = None
+    for sentence in turn.sentences + ([caption] if caption else []):
+        count = _content_count(sentence, names)
+        if count >= SUMMARY_MIN_CONTENT:
+            if sentence in claimed or normalize_dates(sentence, turn.message.timestamp):
+                return sentence
+            rich = rich or sentence
+        elif count > 1:
+            some = some or sentence
+    return rich or some
+
+
+def summarize(turns: list[Turn], names: Names, claimed: set[str]) -> str:
+    """'Speaker: informative sentence…' per turn, dates resolved, about 60 words.
+
+    `claimed` holds the sentences that yielded a claim: they are preferred, since they carry
+    the facts that retrieval will be asked about.
+    """
+    per_turn = max(MIN_TURN_WORDS, SUMMARY_WORDS // max(1, len(turns)))
+    parts: list[str] = []
+    for turn in turns:
+        chosen = _pick_sentence(turn, names, claimed)
+        if chosen is None:
+            continue
+        words = _with_dates(chosen, turn.message).split()
+        text = " ".join(words[:per_turn]) + ("…" if len(words) > per_turn else "")
+        parts.append(f"{clean(turn.message.speaker)}: {text}")
+    if not parts and turns:
+        first = turns[0]
+        parts.append(f"{clean(first.message.speaker)}: {' '.join(first.text.split()[:per_turn])}")
+    return " ".join(parts)[:_SUMMARY_CHARS]
+
+
+def _facets(
+    turns: list[Turn], texts: list[str], places: list[str], people: list[str]
+) -> list[FacetDraft]:
+    pairs: list[tuple[str, str]] = [("location", v) for v in places]
+    for turn in turns:
+        for _, day in normalize_dates(turn.visible, turn.message.timestamp):
+            pairs.append(("date", day.isoformat()))
+    joined = " ".join(texts)
+    pairs += [("event_type", label) for label in event_types(joined)]
+    pairs += [("person", p) for p in people]
+    pairs += [("quantity", q) for q in quantities(texts)]
+    unique = list(dict.fromkeys((key, value[:_FACET_CHARS]) for key, value in pairs))
+    return [FacetDraft(key=key, value=value) for key, value in unique]
+
+
+class RuleExtractor:
+    """Regex + lexicon extraction; same input, same output; no model, no I/O."""
+
+    name = "rules"
+
+    def __init__(self, cfg: ExtractConfig) -> None:
+        self.cfg = cfg
+
+    def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
+        return [self.extract_one(window) for window in windows]
+
+    def extract_one(self, window: Window) -> SnapshotDraft:
+        turns = [Turn.of(m) for m in window.messages]
+        texts = [turn.visible for turn in turns]
+        names = Names.of(list(dict.fromkeys(m.speaker for m in window.messages)))
+        mentions = find_mentions(texts)
+        people = persons(texts, names)
+        places = locations(texts, names, people)
+        found = entities(mentions, names)
+        found += [p for p in people if p not in found]
+        not_people = set(places) | set(mentions.titles)
+        ctx = ClaimContext(names, known={e for e in found if e not in not_people})
+        claims: list[ClaimDraft] = []
+        claimed: set[str] = set()
+        for turn in turns:
+            m = turn.message
+            for sentence in turn.sentences:
+                claim = sentence_claim(sentence, m.speaker, m.message_id, m.timestamp, ctx)
+                if claim is not None:
+                    claims.append(claim)
+                    claimed.add(sentence)
+        return SnapshotDraft(
+            summary=summarize(turns, names, claimed),
+            keywords=keywords(texts, names, self.cfg.max_keywords),
+            entities=found,
+            terms=terms(texts, mentions, names, self.cfg.max_terms),
+            facets=_facets(turns, texts, places, people),
+            claims=claims,
+        )

@@ -1,0 +1,22 @@
+"""Regenerate configs/default.yaml from the pydantic defaults (tests keep the two equal)."""
+
+from __future__ import annotations
+
+import yaml
+
+from core.config import DEFAULT_CONFIG, Config
+
+HEADER = (
+    "# arborwiki defaults — every setting and SPEC weight, validated by core/config.py.\n"
+    "# Regenerate with: python scripts/write_default_config.py\n"
+)
+
+
+def main() -> None:
+    data = Config().model_dump(mode="json")
+    DEFAULT_CONFIG.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=100))
+    print(f"wrote {DEFAULT_CONFIG}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""Config: the YAML mirrors the models, SPEC weights keep their values, overrides validate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from core.config import DEFAULT_CONFIG, Config, load_config
+
+
+def test_default_yaml_equals_model_defaults() -> None:
+    assert yaml.safe_load(DEFAULT_CONFIG.read_text()) == Config().model_dump(mode="json")
+
+
+def test_spec_weights() -> None:
+    a, q = Config().attach, Config().query
+    assert (a.w_sum, a.w_latest, a.w_keywords) == (0.60, 0.20, 0.20)
+    assert (a.b_entity, a.b_facet_min, a.b_facet_max) == (0.08, 0.03, 0.06)
+    assert (a.b_cont_per_term, a.b_cont_max, a.p_mismatch) == (0.04, 0.14, 0.10)
+    assert (q.w_entity, q.w_facet, q.w_item, q.w_term) == (0.90, 0.65, 0.30, 0.12)
+    assert (q.w_inventory, q.w_count, q.w_family, q.k) == (0.18, 0.18, 0.75, 15)
+    assert Config().lifecycle.max_prefilter == 3
+    assert (Config().wiki.entity_split_threshold, Config().wiki.shard_size) == (6, 4)
+
+
+def test_overrides_are_typed_and_validated(tmp_path: Path) -> None:
+    cfg = load_config(overrides=["query.k=7", "ray.address=auto"])
+    assert cfg.query.k == 7 and cfg.ray.address == "auto"
+    with pytest.raises(ValidationError):
+        load_config(overrides=["query.k=0"])
+    with pytest.raises(ValidationError):
+        load_config(overrides=["query.nonsense=1"])
+    with pytest.raises(ValueError, match="section.key=value"):
+        load_config(overrides=["query.k"])
+    with pytest.raises(FileNotFoundError):
+        load_config(tmp_path / "missing.yaml")

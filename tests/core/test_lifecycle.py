@@ -1,0 +1,146 @@
+"""Claim lifecycle: ADD, REVISE, DEPRECATE, literal matches, the prefilter cap, branches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.config import LifecycleConfig
+from core.forest.lifecycle import Decision, RuleJudge, apply_lifecycle
+from core.records import Claim, ForestNode, stable_id
+from tests.core.forest_builders import chain_nodes, snap
+
+CFG = LifecycleConfig()
+
+
+def run(*snaps, judge=None) -> dict[str, Claim]:
+    claims = apply_lifecycle(list(snaps), chain_nodes(list(snaps)), CFG, judge)
+    return {c.snapshot_id: c for c in claims}
+
+
+def test_parallel_facts_are_added() -> None:
+    out = run(
+        snap("a", claims=[("i", "grows", "tomatoes")], minute=0),
+        snap("b", claims=[("i", "grows", "kale")], minute=1),
+    )
+    assert [(c.op, c.status, c.trajectory_id) for c in out.values()] == [
+        ("ADD", "active", "traj_a"),
+        ("ADD", "active", "traj_a"),
+    ]
+
+
+def test_single_valued_attribute_with_new_value_revises() -> None:
+    out = run(
+        snap("a", claims=[("i", "lives in", "Denver")], minute=0),
+        snap("b", claims=[("I", "Lives in", "Austin")], minute=1),
+    )
+    old, new = out["a"], out["b"]
+    assert (old.status, old.superseded_by) == ("revised", new.claim_id)
+    assert (new.op, new.status, new.supersedes) == ("REVISE", "active", old.claim_id)
+
+
+def test_change_cue_revises_a_multi_valued_attribute() -> None:
+    out = run(
+        snap("a", claims=[("book club", "meets on", "Tuesday")], minute=0),
+        snap("b", claims=[("book club", "meets on", "Thursday")], minute=1, change_cue=True),
+    )
+    assert out["a"].status == "revised" and out["b"].op == "REVISE"
+
+
+def test_literal_match_with_negation_deprecates() -> None:
+    out = run(
+        snap("a", claims=[("i", "lives in", "Denver")], minute=0),
+        snap("b", claims=[("i", "lives in", "denver")], minute=1, negated=True),
+    )
+    old, new = out["a"], out["b"]
+    assert (old.status, old.superseded_by) == ("deprecated", new.claim_id)
+    assert (new.op, new.supersedes, new.status) == ("DEPRECATE", old.claim_id, "active")
+
+
+def test_literal_restatement_keeps_both_active() -> None:
+    out = run(
+        snap("a", claims=[("i", "lives in", "Denver")], minute=0),
+        snap("b", claims=[("i", "lives in", "Denver")], minute=1),
+    )
+    assert {(c.op, c.status) for c in out.values()} == {("ADD", "active")}
+
+
+def test_rule_judge_revises_on_a_change_cue_with_overlapping_attribute() -> None:
+    out = run(
+        snap("a", claims=[("i", "works at", "Globex")], minute=0),
+        snap("b", claims=[("i", "works for", "Hooli")], minute=1, change_cue=True),
+    )
+    assert out["b"].op == "REVISE" and out["a"].superseded_by == out["b"].claim_id
+    assert RuleJudge().decide(out["b"], []) == Decision("ADD")
+
+
+@dataclass
+class RecordingJudge:
+    """A plug-in judge (the Judge protocol) that always adds and remembers what it saw."""
+
+    seen: list[list[str]] = field(default_factory=list)
+
+    def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
+        self.seen.append([c.value for c in candidates])
+        return Decision("ADD")
+
+
+def test_prefilter_shows_the_judge_at_most_three_best_overlapping_claims() -> None:
+    earlier = [
+        snap("a", claims=[("dog", "likes", "park")], minute=0),
+        snap("b", claims=[("dog", "eats", "kibble")], minute=1),
+        snap("c", claims=[("dog", "likes", "ball")], minute=2),
+        snap("d", claims=[("dog", "likes", "stick")], minute=3),
+        snap("e", claims=[("cat", "hates", "rain")], minute=4),
+    ]
+    judge = RecordingJudge()
+    run(*earlier, snap("f", claims=[("dog", "likes", "frisbee")], minute=5), judge=judge)
+    # "frisbee" overlaps the three "dog likes" claims on 2 tokens, "dog eats" on 1
+    assert judge.seen[-1] == ["stick", "ball", "park"]
+
+
+def test_judge_revise_of_a_claim_outside_the_prefilter_is_ignored() -> None:
+    @dataclass
+    class Rogue:
+        target: str
+
+        def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
+            return Decision("REVISE", self.target)
+
+    a = snap("a", claims=[("cat", "hates", "rain")], minute=0)
+    out = run(a, snap("b", claims=[("dog", "likes", "park")], minute=1), judge=Rogue("x"))
+    assert out["a"].status == "active" and out["b"].op == "ADD"
+
+
+def test_a_fork_sees_its_inherited_path_but_not_its_sibling() -> None:
+    a1 = snap("a1", claims=[("i", "lives in", "Boise")], minute=0)
+    a2 = snap("a2", claims=[("i", "works at", "Globex")], minute=1)
+    f1 = snap("f1", claims=[("i", "lives in", "Austin"), ("i", "works at", "Hooli")], minute=2)
+    nodes = chain_nodes([a1, a2])
+    fork = ForestNode(
+        node_id=stable_id("node", "f1"),
+        user_id="u1",
+        snapshot_id="f1",
+        trajectory_id="traj_f",
+        parent_id=nodes[0].node_id,
+        root_id=nodes[0].node_id,
+        depth=1,
+        seq=2,
+        node_summary="",
+        path_summary="",
+        topic_key="",
+    )
+    claims = apply_lifecycle([a1, a2, f1], [*nodes, fork], CFG)
+    by_value = {c.value: c for c in claims}
+    assert by_value["Boise"].status == "revised"  # inherited through the path
+    assert by_value["Globex"].status == "active"  # a sibling branch's claim is invisible
+    assert by_value["Hooli"].op == "ADD" and by_value["Hooli"].trajectory_id == "traj_f"
+
+
+def test_inputs_are_not_mutated_and_nothing_is_deleted() -> None:
+    snaps = [
+        snap("a", claims=[("i", "lives in", "Denver")], minute=0),
+        snap("b", claims=[("i", "lives in", "Austin"), ("i", "likes", "tea")], minute=1),
+    ]
+    out = apply_lifecycle(snaps, chain_nodes(snaps), CFG)
+    assert [c.claim_id for c in out] == [c.claim_id for s in snaps for c in s.claims]
+    assert all(c.status == "active" and c.trajectory_id == "" for s in snaps for c in s.claims)

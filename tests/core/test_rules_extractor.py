@@ -1,0 +1,252 @@
+"""The rule extractor on hand-written turns: K, E, X, F, claims, summary, determinism."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from core.config import ExtractConfig
+from core.extract.base import to_snapshot
+from core.extract.factory import build_extractor
+from core.extract.rules import RuleExtractor
+from core.extract.schema import ClaimDraft, SnapshotDraft
+from core.records import Message, Window
+
+SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+
+
+def window(
+    *turns: tuple[str, str] | tuple[str, str, dict[str, str]], session: str = "s1"
+) -> Window:
+    messages = [
+        Message(
+            user_id="u1",
+            conversation_id="c1",
+            session_id=session,
+            message_id=f"{session}-m{i}",
+            turn_index=i,
+            speaker=turn[0],
+            role="user" if turn[0] == "Caroline" else "other",
+            text=turn[1],
+            timestamp=SESSION,
+            extra=turn[2] if len(turn) > 2 else {},
+        )
+        for i, turn in enumerate(turns)
+    ]
+    return Window(user_id="u1", conversation_id="c1", session_id=session, messages=messages)
+
+
+@pytest.fixture(scope="module")
+def extractor() -> RuleExtractor:
+    return RuleExtractor(ExtractConfig())
+
+
+def one(
+    extractor: RuleExtractor, *turns: tuple[str, str] | tuple[str, str, dict[str, str]]
+) -> SnapshotDraft:
+    return extractor.extract([window(*turns)])[0]
+
+
+def only_claim(draft: SnapshotDraft) -> ClaimDraft:
+    assert len(draft.claims) == 1, draft.claims
+    return draft.claims[0]
+
+
+def facet_values(draft: SnapshotDraft, key: str) -> list[str]:
+    return [f.value for f in draft.facets if f.key == key]
+
+
+def test_one_draft_per_window_in_order(extractor: RuleExtractor) -> None:
+    windows = [
+        window(("Caroline", "I adopted a puppy."), session="a"),
+        window(("Melanie", "I bought a kayak."), session="b"),
+        window(("Caroline", "Hi!"), session="c"),
+    ]
+    drafts = extractor.extract(windows)
+    assert len(drafts) == 3
+    assert [d.claims[0].value for d in drafts[:2]] == ["a puppy", "a kayak"]
+    assert drafts[2].claims == []
+    assert extractor.extract([]) == []
+
+
+def test_keywords_merge_regular_plurals_and_rank_by_count_then_first_seen() -> None:
+    draft = RuleExtractor(ExtractConfig()).extract(
+        [window(("Caroline", "I love stories. That story about dogs. Dogs are great."))]
+    )[0]
+    # story ×2 (seen 2nd), dog ×2 (seen 3rd), love ×1 (seen 1st); "great"/"about" are stop words
+    assert draft.keywords == ["story", "dog", "love"]
+    small = RuleExtractor(ExtractConfig(max_keywords=1)).extract(
+        [window(("Caroline", "I love stories. That story about dogs. Dogs are great."))]
+    )[0]
+    assert small.keywords == ["story"]
+
+
+def test_entities_normalize_possessives_aliases_and_titles(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Caroline", "Hey Mel! I loved \u201cBecoming Nicole\u201d by Amy Ellis Nutt."),
+        ("Melanie", "Thanks, Caroline! I read Caroline's copy at the Boston  Public Library."),
+    )
+    assert draft.entities[:2] == ["caroline", "melanie"]  # speakers always, in turn order
+    assert "becoming nicole" in draft.entities
+    assert "amy ellis nutt" in draft.entities
+    assert "boston public library" in draft.entities  # whitespace collapsed
+    assert "mel" not in draft.entities and "caroline's" not in draft.entities
+    assert "hey" not in " ".join(draft.entities) and "thanks" not in draft.entities
+
+
+def test_capitalized_word_at_sentence_start_is_not_an_entity(extractor: RuleExtractor) -> None:
+    draft = one(extractor, ("Caroline", "Gardening is fun. Pottery too."))
+    assert draft.entities == ["caroline"]
+
+
+def test_terms_keep_numbers_titles_and_inner_capitals(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        (
+            "Melanie",
+            'I ran a 5k in 2022 with the Bluebirds and read "Charlotte\'s Web" to Caroline.',
+        ),
+        ("Caroline", "Nice, Melanie."),
+    )
+    assert draft.terms[0] == "charlotte's web"  # titles first
+    assert {"5k", "2022", "bluebirds"} <= set(draft.terms)
+    assert "caroline" not in draft.terms and "melanie" not in draft.terms
+
+
+def test_facets_location_date_event_person_quantity(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Melanie", "We moved to Boston last month and adopted two dogs."),
+        ("Caroline", "I went hiking with my sister Anna yesterday."),
+    )
+    assert facet_values(draft, "location") == ["boston"]
+    assert facet_values(draft, "date") == ["2023-04-08", "2023-05-07"]
+    assert facet_values(draft, "event_type") == ["adoption", "relocation", "hike"]
+    assert facet_values(draft, "person") == ["anna"]
+    assert facet_values(draft, "quantity") == ["2 dogs"]
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "value", "negated", "change"),
+    [
+        ("I live in Boston.", "lives in", "Boston", False, False),
+        ("I work as a nurse.", "works as", "a nurse", False, False),
+        ("I'm a teacher.", "is", "a teacher", False, False),
+        ("I have three kids.", "has", "three kids", False, False),
+        ("I read a great novel.", "read", "a great novel", False, False),
+        ("I don't like spicy food anymore.", "likes", "spicy food", True, True),
+        ("I no longer work at the bakery.", "works at", "the bakery", True, True),
+        ("I used to live in Denver.", "lives in", "Denver", False, True),
+        ("Actually, I switched to decaf.", "switched to", "decaf", False, True),
+        ("I never went to Paris.", "went to", "Paris", True, False),
+        ("My favorite color isn't red.", "favorite color", "red", True, False),
+        ("We now live in Austin.", "lives in", "Austin", False, True),
+    ],
+)
+def test_first_person_claims(
+    extractor: RuleExtractor, text: str, attribute: str, value: str, negated: bool, change: bool
+) -> None:
+    claim = only_claim(one(extractor, ("Melanie", text)))
+    assert (claim.subject, claim.attribute, claim.value) == ("melanie", attribute, value)
+    assert (claim.negated, claim.change_cue) == (negated, change)
+    assert claim.source_message_ids == ["s1-m0"]
+    assert claim.event_time is None
+    assert claim.text == f"Melanie: {text}"
+
+
+def test_claim_gets_event_time_and_value_drops_the_date_and_next_clause(
+    extractor: RuleExtractor,
+) -> None:
+    claim = only_claim(
+        one(extractor, ("Caroline", "I went to a support group yesterday and it was so powerful."))
+    )
+    assert (claim.subject, claim.attribute, claim.value) == (
+        "caroline",
+        "went to",
+        "a support group",
+    )
+    assert claim.event_time == "2023-05-07"
+
+
+def test_third_person_claims_about_named_people(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Melanie", "My sister Anna adopted a cat. She named it Max."),
+        ("Caroline", "Melanie went to a concert last Friday."),
+    )
+    got = [(c.subject, c.attribute, c.value, c.event_time) for c in draft.claims]
+    assert got == [
+        ("anna", "adopted", "a cat", None),
+        ("anna", "named", "it Max", None),
+        ("melanie", "went to", "a concert", "2023-05-05"),
+    ]
+    assert draft.claims[2].source_message_ids == ["s1-m1"]
+
+
+def test_questions_greetings_and_backchannels_make_no_claims(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Caroline", "Hey Mel! Good to see you! Did you go to the concert?"),
+        ("Melanie", "Wow, that's cool, Caroline! He said hi."),  # 'he' names nobody here
+    )
+    assert draft.claims == []
+
+
+def test_image_caption_counts_but_urls_do_not(extractor: RuleExtractor) -> None:
+    extra = {"caption": "a photo of a red kayak", "img_url": '["https://x.io/IMG_7269.jpg"]'}
+    draft = one(extractor, ("Melanie", "Look at this!", extra))
+    assert draft.keywords == ["photo", "red", "kayak"]
+    assert draft.terms == []
+    assert "kayak" in draft.summary
+
+
+def test_summary_per_turn_with_resolved_dates(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Caroline", "Hey Mel! I went to a support group yesterday. It was great."),
+        ("Melanie", "Wow!"),
+        ("Melanie", "I painted a lake sunrise last year, it is my favourite piece."),
+    )
+    assert draft.summary == (
+        "Caroline: I went to a support group yesterday (2023-05-07). "
+        "Melanie: I painted a lake sunrise last year (2022-05-08), it is my favourite piece."
+    )
+
+
+def test_summary_stays_short_and_control_characters_are_removed(extractor: RuleExtractor) -> None:
+    long_turn = "I planted tomatoes, peppers, beans, basil and carrots in the garden " * 10
+    draft = one(extractor, ("Caroline", long_turn + "\x07\n"), ("Melanie", "Nice\tgarden plan."))
+    assert len(draft.summary.split()) <= 62
+    assert not any(ord(ch) < 32 for ch in draft.summary)
+
+
+def test_same_input_same_output_across_instances() -> None:
+    turns = (
+        ("Caroline", "Hey Mel! I went to a LGBTQ support group yesterday in Boston."),
+        ("Melanie", "We adopted two dogs and my friend Anna bought a kayak.", {"caption": "a dog"}),
+    )
+    first = RuleExtractor(ExtractConfig()).extract([window(*turns)])
+    second = RuleExtractor(ExtractConfig()).extract([window(*turns)])
+    assert [d.model_dump() for d in first] == [d.model_dump() for d in second]
+
+
+def test_drafts_freeze_into_snapshots(extractor: RuleExtractor) -> None:
+    windows = [
+        window(("Caroline", "I moved to Paris last month."), ("Melanie", "Cool!"), session="x"),
+        window(("Melanie", "My kids love pottery."), session="y"),
+    ]
+    for w, draft in zip(windows, extractor.extract(windows), strict=True):
+        snapshot = to_snapshot(w, draft, extractor.name)
+        assert snapshot.extractor == "rules"
+        assert snapshot.message_ids == w.message_ids
+        assert all(c.source_message_ids for c in snapshot.claims)
+    paris = to_snapshot(windows[0], extractor.extract(windows[:1])[0], "rules")
+    assert paris.facets["location"] == ["paris"]
+    assert str(paris.claims[0].event_time) == "2023-04-08"
+
+
+def test_factory_builds_the_rule_extractor() -> None:
+    built = build_extractor(ExtractConfig())
+    assert isinstance(built, RuleExtractor) and built.name == "rules"

@@ -1,0 +1,44 @@
+"""Topic grouping: forks of one thread and shared topic keywords join; groups stay small."""
+
+from __future__ import annotations
+
+from core.config import WikiConfig
+from core.embedding import load_embedder
+from core.wiki.context import WikiInputs
+from core.wiki.naming import filename_for
+from core.wiki.topics import topic_groups
+from tests.core.test_wiki_compile import moving_user_pages, page
+from tests.core.wiki_fixtures import trajectory
+
+
+def group_ids(trajectories, cfg: WikiConfig) -> list[list[str]]:
+    inputs = WikiInputs.build([], trajectories, [], [])
+    return [[t.trajectory_id for t in g] for g in topic_groups(inputs, cfg)]
+
+
+def test_forks_and_shared_topic_keywords_share_a_page() -> None:
+    trajectories = [
+        trajectory("t1", [], 1, keywords=["hiking", "trail", "boots"]),
+        trajectory("t2", [], 2, keywords=["trail", "hiking"]),  # same first two keywords
+        trajectory("t3", [], 3, keywords=["rain"], forked_from="t1"),
+        trajectory("t4", [], 4, keywords=["hiking", "boots"]),  # a different pair
+    ]
+    assert group_ids(trajectories, WikiConfig()) == [["t1", "t2", "t3"], ["t4"]]
+
+
+def test_a_large_topic_is_cut_into_pages_of_at_most_the_cap() -> None:
+    trajectories = [trajectory(f"t{i}", [], i, keywords=["chess", "club"]) for i in range(1, 6)]
+    assert group_ids(trajectories, WikiConfig(max_topic_trajectories=4)) == [
+        ["t1", "t2", "t3", "t4"],
+        ["t5"],
+    ]
+
+
+def test_topic_and_entity_pages_sharing_a_trajectory_link_each_other() -> None:
+    pages, _ = moving_user_pages(load_embedder().embed)
+    topic = page(pages, "topic", "Living in Boston")
+    boston, user = page(pages, "entity", "boston"), page(pages, "entity", "user")
+    assert set(topic.links) == {pages[0].page_id, boston.page_id, user.page_id}
+    assert topic.page_id in boston.links
+    assert f"[boston]({filename_for('entity', 'boston')})" in topic.markdown
+    assert page(pages, "topic", "Small talk").links == [pages[0].page_id]

@@ -1,0 +1,33 @@
+"""The CLI turns bad input into one line on stderr and exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jobs.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["build", "--input", "/nope/missing.jsonl", "--store", "{tmp}"], "missing.jsonl"),
+        (["build", "--input", "{tmp}/a.txt", "--store", "{tmp}"], "a.txt"),
+        (["build", "--input", "{tmp}/a.txt", "--store", "{tmp}", "--set", "query.k=0"], "query.k"),
+        (["query", "--local", "--store", "{tmp}/none", "--user", "u", "hi"], "build it first"),
+    ],
+)
+def test_bad_input_is_one_line(tmp_path: Path, args: list[str], needle: str) -> None:
+    (tmp_path / "a.txt").write_text("hello")
+    result = _run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
+    assert "Traceback" not in result.stderr
