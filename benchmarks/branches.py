@@ -152,16 +152,35 @@ def evaluate(data: list[UserData], cfg: AttachConfig) -> dict[str, float]:
     }
 
 
-def calibrate(data: list[UserData]) -> tuple[float, float, list[tuple[float, float, dict]]]:
+JUDGE_GRID = [round(x, 3) for x in np.arange(0.50, 0.851, 0.05)]
+CONT_BELOW_JUDGE = [0.20, 0.10, 0.05, 0.0]  # continuation bar = judge − this (a lower bar)
+FORK_MARGINS = [0.05, 0.10, 0.20]
+GRID_TEXT = (
+    "judge 0.50–0.85 step 0.05 × continuation = judge − {0.20, 0.10, 0.05, 0} × "
+    "fork_margin {0.05, 0.10, 0.20}, max ARI then purity"
+)
+
+
+def calibrate(data: list[UserData]) -> tuple[AttachConfig, list[tuple[AttachConfig, dict]]]:
     grid = []
-    for judge in np.arange(0.40, 0.851, 0.05):
-        for cont in np.arange(0.40, 0.901, 0.10):
-            cfg = AttachConfig(
-                judge_threshold=round(judge, 3), continuation_threshold=round(cont, 3)
-            )
-            grid.append((cfg.judge_threshold, cfg.continuation_threshold, evaluate(data, cfg)))
-    best = max(grid, key=lambda g: (g[2]["ari"], g[2]["purity"]))
-    return best[0], best[1], grid
+    for judge in JUDGE_GRID:
+        for below in CONT_BELOW_JUDGE:
+            for margin in FORK_MARGINS:
+                cfg = AttachConfig(
+                    judge_threshold=judge,
+                    continuation_threshold=round(judge - below, 3),
+                    fork_margin=margin,
+                )
+                grid.append((cfg, evaluate(data, cfg)))
+    best = max(grid, key=lambda g: (g[1]["ari"], g[1]["purity"]))
+    return best[0], grid
+
+
+def _name(cfg: AttachConfig) -> str:
+    return (
+        f"judge={cfg.judge_threshold} cont={cfg.continuation_threshold} "
+        f"fork_margin={cfg.fork_margin}"
+    )
 
 
 def row(name: str, m: dict[str, float]) -> str:
@@ -193,24 +212,34 @@ def main() -> None:
     lines = [f"extractor: {extractor_name}; embedder: bundled static (model2vec)", ""]
     if args.calibrate:
         calib = [u for s in args.calib_seeds for u in prepare(args.calib_users, s, extractor)]
-        judge, cont, grid = calibrate(calib)
+        best, grid = calibrate(calib)
         lines += [
             f"Calibration on seeds {args.calib_seeds} × {args.calib_users} users "
-            f"(grid judge 0.40–0.85 step 0.05 × continuation 0.40–0.90 step 0.10, max ARI): "
-            f"judge_threshold = {judge}, continuation_threshold = {cont}",
+            f"({GRID_TEXT}): best {_name(best)}",
             "",
             HEADER,
         ]
-        for j, c, m in sorted(grid, key=lambda g: -g[2]["ari"])[:5]:
-            lines.append(row(f"calib judge={j} cont={c}", m))
+        for cfg, m in sorted(grid, key=lambda g: (-g[1]["ari"], -g[1]["purity"]))[:8]:
+            lines.append(row(f"calib {_name(cfg)}", m))
+        worst_cont = min(
+            (
+                g
+                for g in grid
+                if g[0].judge_threshold == best.judge_threshold
+                and g[0].fork_margin == best.fork_margin
+            ),
+            key=lambda g: g[0].continuation_threshold,
+        )
+        lines.append(row(f"calib {_name(worst_cont[0])}", worst_cont[1]))
         lines.append("")
     lines += [f"Evaluation on seeds {args.seeds} × {args.users} users", "", HEADER]
     data = {s: prepare(args.users, s, extractor) for s in args.seeds}
     cfg = AttachConfig()
+    lines[-1] = HEADER.replace("setting", f"setting (defaults: {_name(cfg)})")
     for s in args.seeds:
-        lines.append(row(f"seed {s}, defaults", evaluate(data[s], cfg)))
+        lines.append(row(f"seed {s}", evaluate(data[s], cfg)))
     everyone = [u for s in args.seeds for u in data[s]]
-    lines.append(row("all seeds, defaults", evaluate(everyone, cfg)))
+    lines.append(row("all seeds", evaluate(everyone, cfg)))
     cmd = "python -m benchmarks.branches " + " ".join(
         f"--{k.replace('_', '-')} {' '.join(map(str, v)) if isinstance(v, list) else v}"
         for k, v in vars(args).items()

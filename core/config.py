@@ -69,12 +69,12 @@ class AttachConfig(Section):
     specific_idf: float = Field(
         1.5, description="a term is specific when its IDF over the user's snapshots ≥ this"
     )
-    judge_threshold: float = Field(0.55, description="CONTINUE when best score ≥ this, else NEW")
+    judge_threshold: float = Field(0.75, description="CONTINUE when best score ≥ this, else NEW")
     continuation_threshold: float = Field(
-        0.30, description="lower bar for an explicit continuation or return-cue candidate"
+        0.75, description="bar for an explicit continuation or return-cue candidate (≤ judge)"
     )
     fork_margin: float = Field(
-        0.05, description="an interior node must beat its trajectory's tail by this to fork"
+        0.10, description="an interior node must beat its trajectory's tail by this to fork"
     )
     max_candidates: int = Field(8, ge=1, description="candidates from the hybrid set")
     w_rec: float = Field(0.05, description="recency bias in node rerank s_rec")

@@ -76,6 +76,39 @@ def demo_cmd(
     demo(REPO / "examples", store, config_from(config, set))
 
 
+evaluate_app = typer.Typer(no_args_is_help=True, help="Benchmarks against gold evidence.")
+app.add_typer(evaluate_app, name="evaluate")
+
+
+@evaluate_app.command("locomo")
+@one_line_errors
+def evaluate_locomo_cmd(
+    file: str = typer.Argument(..., help="a LoCoMo-format JSON file"),
+    out: str = typer.Option(..., "--out", "-o", help="directory for metrics.json and report.md"),
+    budgets: str = typer.Option("1000,2700,4000", help="comma-separated token budgets"),
+    k: int | None = typer.Option(None, help="trajectories selected (default query.k)"),
+    store: str | None = typer.Option(None, help="reuse or build this store (default OUT/store)"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Gold-evidence coverage of arborwiki vs ablations and flat baselines, per budget."""
+    import sys
+
+    from jobs.evaluate import evaluate_locomo
+
+    cfg = config_from(config, set)
+    if k:
+        cfg.query.k = k
+    sizes = [int(b) for b in budgets.split(",") if b.strip()]
+    if not sizes or min(sizes) <= 0:
+        raise ValueError(f"budgets must be positive integers, got {budgets!r}")
+    command = "arborwiki " + " ".join(sys.argv[1:])
+    metrics = evaluate_locomo(file, out, sizes, cfg, store, command=command)
+    best = metrics["variants"]["arborwiki"]
+    line = " ".join(f"@{b}={best[str(b)]['all']['gold_ref_cov']:.3f}" for b in sizes)
+    print(f"questions={metrics['questions']} arborwiki gold_ref_cov {line} -> {out}/report.md")
+
+
 def main() -> None:
     app()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from core.query.reader import Hit, MessageRef
+from core.query.reader import Hit, MessageRef, SearchMode
 from core.records import Claim, Message, Record, Snapshot, Trajectory, WikiPage
 from storage.lance_store import LanceStore
 
@@ -49,9 +49,16 @@ class LanceMemoryReader:
         return [Hit(to_record(WikiPage, r), i, _score(r)) for i, r in enumerate(rows)]
 
     def search_messages(
-        self, user_id: str, text: str, vector: list[float], limit: int
+        self, user_id: str, text: str, vector: list[float], limit: int, mode: SearchMode = "hybrid"
     ) -> list[Hit[MessageRef]]:
-        rows = self.store.search("messages", user_id, vector, text, limit)
+        rows = self.store.search(
+            "messages",
+            user_id,
+            vector if mode != "text" else None,
+            text if mode != "vector" else None,
+            limit,
+            columns=MESSAGE_COLUMNS,
+        )
         return [Hit(to_message_ref(r), i, _score(r)) for i, r in enumerate(rows)]
 
     def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]:
@@ -64,6 +71,10 @@ class LanceMemoryReader:
 
     def messages(self, user_id: str, ids: list[str]) -> list[MessageRef]:
         rows = self.store.rows("messages", user_id, "message_id", ids, columns=MESSAGE_COLUMNS)
+        return [to_message_ref(r) for r in rows]
+
+    def all_messages(self, user_id: str) -> list[MessageRef]:
+        rows = self.store.rows("messages", user_id, columns=MESSAGE_COLUMNS)
         return [to_message_ref(r) for r in rows]
 
     def claims(self, user_id: str, trajectory_ids: list[str]) -> list[Claim]:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.evaluation.gold import QA, split_gold
 from core.records import Message
 from storage.readers_rows import ArchiveError
 
@@ -101,3 +102,23 @@ def sample_messages(sample: dict[str, Any], source: str = "") -> list[Message]:
 def read_locomo(path: str) -> list[Message]:
     """Every message of every sample in a LoCoMo file (also used by the benchmarks)."""
     return [m for sample in load_locomo_json(path) for m in sample_messages(sample, str(path))]
+
+
+def read_locomo_qa(path: str, categories: tuple[int, ...] = (1, 2, 3, 4)) -> list[QA]:
+    """The QA items of the given categories, gold ids split where malformed."""
+    items = []
+    for sample in load_locomo_json(path):
+        for qa in sample.get("qa", []):
+            if qa.get("category") not in categories:
+                continue
+            answer = qa.get("answer")
+            items.append(
+                QA(
+                    user_id=str(sample["sample_id"]),
+                    question=str(qa["question"]),
+                    category=int(qa["category"]),
+                    gold=split_gold(qa.get("evidence", [])),
+                    answer=None if answer is None else str(answer),
+                )
+            )
+    return items

@@ -37,7 +37,7 @@ _IRREGULAR_PARTICIPLES = set(
     "been gone got gotten done seen read made taken found met had bought thought become begun "
     "written given known left lost run won sold built kept brought taught sung drawn eaten flown "
     "driven ridden swum sat stood slept spent sent heard held paid worn caught fallen grown "
-    "thrown chosen forgotten started come".split()
+    "thrown chosen forgotten started come felt told said tried".split()
 )
 _IRREGULAR_PAST = _IRREGULAR_PARTICIPLES | set(
     "went saw took did ran came gave felt told said wrote began sang drew ate drank flew drove "
@@ -62,6 +62,8 @@ _LEAD_ADVERBS = set("actually anyway btw also just recently finally lately plus 
 _SLANG = {"gonna": ["going", "to"], "wanna": ["want", "to"], "gotta": ["have", "to"]}
 _IS_HOSTS = set("it that he she what there here who this everything something".split())
 _NEGATORS = {"not", "never", "n't", "cannot", "longer"}
+_NOT_VERBS = set("and or but nor the a an of that this which who".split())
+_TWO_WORD_AUX = {("used", "to"), ("no", "longer")}  # skipped before the verb; cues kept
 
 
 @dataclass
@@ -150,19 +152,11 @@ def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bo
     i = 0
     while i < len(words):
         low = words[i].lower()
-        is_have_aux = low in _HAVE and i + 1 < len(words) and _is_participle(words[i + 1])
+        is_have_aux = low in _HAVE and _participle_follows(words, i + 1)
         if low in _BE_PRESENT | _BE_PAST | _DO | _MODALS | _ADVERBS or low == "n't" or is_have_aux:
             aux.append(low)
             i += 1
-        elif (
-            low in {"used", "no"}
-            and i + 1 < len(words)
-            and words[i + 1].lower()
-            in {
-                "to",
-                "longer",
-            }
-        ):
+        elif i + 1 < len(words) and (low, words[i + 1].lower()) in _TWO_WORD_AUX:
             aux.append(words[i + 1].lower())
             i += 2
         else:
@@ -174,6 +168,8 @@ def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bo
     be_forms = [a for a in aux if a in _BE_PRESENT | _BE_PAST]
     if be_forms and not head.endswith("ing"):
         return ("was" if be_forms[-1] in _BE_PAST else "is"), words[i:], negated
+    if head in _NOT_VERBS:
+        return None  # "My kids and I ...": no verb where one should be
     modal = next((a for a in aux if a in _MODALS), None)
     if modal:
         perfect = " have" if any(a in _HAVE for a in aux) else ""
@@ -208,9 +204,13 @@ def _own_property(words: list[str]) -> tuple[str, list[str], bool] | None:
     return None
 
 
-def _is_participle(word: str) -> bool:
-    low = word.lower()
-    return low.endswith("ed") or low in _IRREGULAR_PARTICIPLES
+def _participle_follows(words: list[str], start: int) -> bool:
+    """'have (always) felt' is perfect aspect; 'have two dogs' is possession."""
+    for word in words[start:]:
+        low = word.lower()
+        if low not in _ADVERBS and low != "n't":
+            return low.endswith("ed") or low in _IRREGULAR_PARTICIPLES
+    return False
 
 
 def _value(words: list[str], date_spans: list[str]) -> str:

@@ -22,7 +22,6 @@ from core.extract.prompts import json_schema
 from core.extract.schema import SnapshotDraft
 from core.records import Window
 
-
 COMPACT_JSON = {"backend": "guidance", "disable_any_whitespace": True}
 """Engine-wide structured-output settings. xgrammar rejects our schema (pattern together
 with maxLength), so "auto" lands on guidance anyway; and with whitespace allowed a weak
@@ -34,9 +33,7 @@ def build_engine(cfg: ExtractConfig, **engine_kwargs: Any) -> Any:
     import vllm
 
     engine_kwargs.setdefault("structured_outputs_config", COMPACT_JSON)
-    return vllm.LLM(
-        model=cfg.model, tensor_parallel_size=cfg.tensor_parallel_size, **engine_kwargs
-    )
+    return vllm.LLM(model=cfg.model, tensor_parallel_size=cfg.tensor_parallel_size, **engine_kwargs)
 
 
 def sampling_params(cfg: ExtractConfig) -> Any:

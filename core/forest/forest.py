@@ -4,9 +4,15 @@ Cascade (SPEC §3, cheapest first): (1) explicit continuation → the active sta
 explicit return cue → the user's timeline; (3) a hybrid candidate set (vector-nearest
 nodes, keyword/entity inverted index, topic anchors). Candidate nodes are reranked with
 s(v) = g(σ, T(v)) + s_key + s_rec + s_topic and a calibrated threshold judges CONTINUE or
-NEW. An interior node forks only when it beats its trajectory's tail by `fork_margin`. `judge_threshold` (0.52) and `continuation_threshold` (0.30) were chosen by a grid
-search on `core.synthetic` archives (3 seeds × 30 users, rules extractor, static embedder)
-maximizing thread purity + ARI; see benchmarks/results/branches.md.
+NEW. An interior node forks only when it beats its trajectory's tail by `fork_margin`.
+
+Calibration (benchmarks/branches.py --calibrate, results in benchmarks/results/branches.md):
+a grid over judge_threshold 0.50–0.85, continuation_threshold = judge − {0.2, 0.1, 0.05, 0}
+and fork_margin {0.05, 0.1, 0.2} on `core.synthetic` archives (seeds 100–102, 20 users
+each; RuleExtractor, static embedder), maximizing mean per-user ARI of trajectories vs true
+threads, then purity. Best: judge 0.75, continuation 0.75, fork_margin 0.10. A continuation
+bar below the judge bar lost purity there (sessions switch threads between windows), so
+the explicit-continuation stage now decides only ties with a better-scoring other branch.
 """
 
 from __future__ import annotations

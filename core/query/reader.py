@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
 from core.records import Claim, Message, Snapshot, Trajectory, WikiPage
 
 R = TypeVar("R")
+SearchMode = Literal["hybrid", "vector", "text"]
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,10 @@ class MemoryReader(Protocol):
     ) -> list[Hit[WikiPage]]: ...
 
     def search_messages(
-        self, user_id: str, text: str, vector: list[float], limit: int
+        self, user_id: str, text: str, vector: list[float], limit: int, mode: SearchMode = "hybrid"
     ) -> list[Hit[MessageRef]]: ...
+
+    def all_messages(self, user_id: str) -> list[MessageRef]: ...
 
     def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]: ...
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 
 from core.config import Config
 from core.embedding import Embedder, cosine
-from core.query.evidence import expand_evidence
+from core.query.evidence import Budget, expand_evidence
 from core.query.questions import QuestionInfo, analyze_question
 from core.query.reader import Hit, MemoryReader, MessageRef
 from core.query.result import (
@@ -18,7 +19,7 @@ from core.query.result import (
     QueryResult,
     SelectedTrajectory,
 )
-from core.query.selection import Candidate, Targets, select_trajectories
+from core.query.selection import Candidate, Scored, Targets, select_trajectories
 from core.records import Claim, Trajectory, WikiPage
 from core.tokens import count_tokens
 
@@ -35,22 +36,43 @@ def _facet_targets(question: str) -> frozenset[str]:
     return frozenset(k for k, cues in FACET_CUES.items() if any(c in lowered for c in cues))
 
 
+@dataclass(frozen=True)
+class Route:
+    """What routing decided for one question (shared by queries and the evaluation)."""
+
+    user_id: str
+    info: QuestionInfo
+    pages: list[Hit[WikiPage]]
+    hits: list[Hit[MessageRef]]
+    trajectories: list[Trajectory]
+    chosen: list[Scored]
+
+    @property
+    def selected_ids(self) -> list[str]:
+        return [s.candidate.trajectory_id for s in self.chosen]
+
+    @property
+    def candidate_count(self) -> int:
+        return len(self.trajectories)
+
+
 class QueryService:
     def __init__(self, reader: MemoryReader, embedder: Embedder, cfg: Config) -> None:
         self.reader, self.embedder, self.cfg = reader, embedder, cfg
 
-    def query(
-        self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
-    ) -> QueryResult:
+    def route(
+        self, user_id: str, question: str, k: int | None = None, use_pages: bool = True
+    ) -> Route:
+        """Steps 1–2: pages and message hits → C_q → greedy S(T) selection."""
         if not user_id:
             raise ValueError("user_id is required")
         if not question.strip():
             raise ValueError("question is empty")
         qc = self.cfg.query
-        k = k or qc.k
-        budget_tokens = budget_tokens or qc.budget_tokens
         vector = np.asarray(self.embedder.embed([question])[0]).tolist()
-        pages = self.reader.search_pages(user_id, question, vector, qc.top_pages)
+        pages = (
+            self.reader.search_pages(user_id, question, vector, qc.top_pages) if use_pages else []
+        )
         hits = self.reader.search_messages(user_id, question, vector, qc.message_hits)
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
@@ -59,19 +81,35 @@ class QueryService:
         trajectories = self.reader.trajectories(user_id, sorted(candidate_ids))
         info = analyze_question(question, frozenset(e for t in trajectories for e in t.entities))
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
-        chosen = select_trajectories(candidates, targets, k, qc)
-        selected_ids = [s.candidate.trajectory_id for s in chosen]
-        budget = expand_evidence(
-            hits,
-            selected_ids,
-            self._neighbours(user_id, hits, set(selected_ids)),
-            int(budget_tokens * (1 - qc.claim_budget_share)),
-            qc.sure_hits,
+        chosen = select_trajectories(candidates, targets, k or qc.k, qc)
+        return Route(user_id, info, pages, hits, trajectories, chosen)
+
+    def evidence_order(self, route: Route, budget_tokens: int) -> Budget:
+        """Step 3: admit evidence messages (see core.query.evidence) within the budget."""
+        return expand_evidence(
+            route.hits,
+            route.selected_ids,
+            self._neighbours(route.user_id, route.hits, set(route.selected_ids)),
+            budget_tokens,
+            self.cfg.query.sure_hits,
             self.cfg.tokens,
         )
+
+    def query(
+        self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
+    ) -> QueryResult:
+        return self.answer(self.route(user_id, question, k), budget_tokens)
+
+    def answer(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
+        """Step 3 for a routed question: evidence messages, then claims, within the budget."""
+        qc = self.cfg.query
+        budget_tokens = budget_tokens or qc.budget_tokens
+        budget = self.evidence_order(route, int(budget_tokens * (1 - qc.claim_budget_share)))
         claims, claim_tokens = self._claims(
-            user_id, selected_ids, info, budget_tokens - budget.used
+            route.user_id, route.selected_ids, route.info, budget_tokens - budget.used
         )
+        user_id, question = route.user_id, route.info.text
+        pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
         evidence = sorted(
             (
@@ -97,7 +135,7 @@ class QueryService:
                 )
                 for p in pages
             ],
-            candidate_trajectories=len(candidate_ids),
+            candidate_trajectories=route.candidate_count,
             trajectories=[
                 SelectedTrajectory(
                     trajectory_id=s.candidate.trajectory_id,

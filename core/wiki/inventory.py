@@ -32,6 +32,11 @@ def _matches(triggers: list[str], *texts: str) -> bool:
     return any(pattern.search(normalize_name(text)) for text in texts)
 
 
+def _is_trigger(triggers: list[str], text: str) -> bool:
+    """An entity that is just a category word ("book") names no item; "book club" does."""
+    return normalize_item(text) in {normalize_name(t) for t in triggers}
+
+
 def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally]:
     """Items from active claims, active evidence, entity names and the listed facets."""
     tallies: dict[str, _Tally] = {}
@@ -56,7 +61,9 @@ def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally
     for sid, snap in inputs.snapshots.items():
         trajectories = inputs.trajectories_of_snapshot.get(sid, [])
         values = [v for key in facet_keys for v in snap.facets.get(key, [])]
-        values += [e for e in snap.entities if _matches(triggers, e)]
+        values += [
+            e for e in snap.entities if _matches(triggers, e) and not _is_trigger(triggers, e)
+        ]
         for value in values:
             add(value, sid, snap.message_ids, trajectories)
     return tallies

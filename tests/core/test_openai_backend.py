@@ -71,7 +71,7 @@ class ScriptedHandler(BaseHTTPRequestHandler):
 @contextmanager
 def serve(plan: dict[str, list[Reply]], delay_s: float = 0.0) -> Iterator[ScriptedServer]:
     server = ScriptedServer(plan, delay_s)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     try:
         yield server

@@ -143,6 +143,14 @@ def test_facets_location_date_event_person_quantity(extractor: RuleExtractor) ->
         ("I never went to Paris.", "went to", "Paris", True, False),
         ("My favorite color isn't red.", "favorite color", "red", True, False),
         ("We now live in Austin.", "lives in", "Austin", False, True),
+        (
+            "I've always felt a strong connection to art.",
+            "felt",
+            "a strong connection to art",
+            False,
+            False,
+        ),
+        ("I have two dogs.", "has", "two dogs", False, False),
     ],
 )
 def test_first_person_claims(
@@ -189,7 +197,7 @@ def test_questions_greetings_and_backchannels_make_no_claims(extractor: RuleExtr
     draft = one(
         extractor,
         ("Caroline", "Hey Mel! Good to see you! Did you go to the concert?"),
-        ("Melanie", "Wow, that's cool, Caroline! He said hi."),  # 'he' names nobody here
+        ("Melanie", "Wow, that's cool, Caroline! He said hi. My kids and I agree."),
     )
     assert draft.claims == []
 

@@ -1,14 +1,16 @@
-"""Topic grouping: forks of one thread and shared topic keywords join; groups stay small."""
+"""Topic grouping (forks and shared topic keywords join; groups stay small), topic ↔ entity
+links, and which entities count as inventory items."""
 
 from __future__ import annotations
 
 from core.config import WikiConfig
 from core.embedding import load_embedder
 from core.wiki.context import WikiInputs
+from core.wiki.inventory import plan_inventory_pages
 from core.wiki.naming import filename_for
 from core.wiki.topics import topic_groups
 from tests.core.test_wiki_compile import moving_user_pages, page
-from tests.core.wiki_fixtures import trajectory
+from tests.core.wiki_fixtures import snapshot, trajectory
 
 
 def group_ids(trajectories, cfg: WikiConfig) -> list[list[str]]:
@@ -42,3 +44,12 @@ def test_topic_and_entity_pages_sharing_a_trajectory_link_each_other() -> None:
     assert topic.page_id in boston.links
     assert f"[boston]({filename_for('entity', 'boston')})" in topic.markdown
     assert page(pages, "topic", "Small talk").links == [pages[0].page_id]
+
+
+def test_entities_name_items_but_bare_category_words_do_not() -> None:
+    snaps = [snapshot("s1", 3, entities=["Book", "Book Club"], message_ids=["D3:1", "D3:2"])]
+    inputs = WikiInputs.build(snaps, [trajectory("t1", ["s1"], 3)], [], [])
+    books = [p for p in plan_inventory_pages(inputs, WikiConfig()) if p.title == "books read"]
+    assert [(i.value, i.mentions, i.sources) for i in books[0].inventory] == [
+        ("book club", 1, ("D3:1", "D3:2"))
+    ]

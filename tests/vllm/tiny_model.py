@@ -1,11 +1,14 @@
 """Build a tiny random-weight Llama with a trained tokenizer: vLLM's real code path, in seconds.
 
-The weights are random, so outputs are gibberish under the schema constraint; the point is
-to run the engine, chat template, structured decoding and our guarded loop for real.
+The weights are random except for one rigged direction that makes greedy decoding close
+JSON as early as the schema allows, so its answer is known (`{"summary":""}`). The point
+is to run the engine, chat template, structured decoding and our guarded loop for real.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 from core.extract.prompts import SYSTEM_PROMPT
@@ -17,8 +20,19 @@ CHAT_TEMPLATE = (
 )
 HIDDEN, HEADS, LAYERS = 64, 2, 2  # head size 32: vLLM's CPU attention needs >= 32
 VOCAB = 600
-CLOSERS = ["}", "]", '"']  # most preferred first
+CLOSERS = ['"', "}", "]"]  # most preferred first: close the string, then the object
 EMBED_BIAS, CLOSER_WEIGHT = 10.0, 10.0
+
+VLLM_CPU_ENV = {
+    "VLLM_ENABLE_V1_MULTIPROCESSING": "0",  # engine in-process: starts faster, no fork
+    "VLLM_CPU_KVCACHE_SPACE": "1",  # GiB
+    "HF_HUB_OFFLINE": "1",
+    "VLLM_CACHE_ROOT": os.environ.get("VLLM_CACHE_ROOT")
+    or str(Path(tempfile.gettempdir()) / "arborwiki-vllm-cache"),
+}
+
+ENGINE_KWARGS = {"dtype": "float32", "max_model_len": 2048, "seed": 0, "enforce_eager": True}
+"""Tiny-model engine settings: eager mode skips ~20 s of torch.compile warm-up on CPU."""
 
 
 def _corpus() -> list[str]:

@@ -1,0 +1,103 @@
+"""Evidence-coverage metrics per question, and their aggregation per variant/budget/category.
+
+gold_ref_cov = share of a question's (resolvable) gold ids present in the context;
+all_ref_rate = share of questions with every gold id present; traj_recall = share of gold
+ids whose trajectory was selected (None for flat variants).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Item:
+    """A unit of context admitted whole: its token cost and the message ids it carries."""
+
+    tokens: int
+    message_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Context:
+    message_ids: frozenset[str]
+    tokens: int
+    candidates: int | None = None
+    selected: tuple[str, ...] | None = None
+
+
+def fill(items: Iterable[Item], budget: int | None) -> tuple[frozenset[str], int]:
+    """Admit items in order while they fit (a too-large item is skipped, later ones may fit)."""
+    ids: set[str] = set()
+    used = 0
+    for item in items:
+        if budget is not None and used + item.tokens > budget:
+            continue
+        used += item.tokens
+        ids.update(item.message_ids)
+    return frozenset(ids), used
+
+
+@dataclass(frozen=True)
+class Score:
+    variant: str
+    budget: int
+    category: int
+    gold_ref_cov: float
+    all_ref: bool
+    traj_recall: float | None
+    candidates: float | None
+    tokens: int
+
+
+def score(
+    variant: str,
+    budget: int,
+    category: int,
+    gold: tuple[str, ...],
+    context: Context,
+    trajectory_of: dict[str, str | None],
+) -> Score:
+    present = [g in context.message_ids for g in gold]
+    recall = None
+    if context.selected is not None:
+        chosen = set(context.selected)
+        recall = sum(trajectory_of.get(g) in chosen for g in gold) / len(gold)
+    return Score(
+        variant=variant,
+        budget=budget,
+        category=category,
+        gold_ref_cov=sum(present) / len(gold),
+        all_ref=all(present),
+        traj_recall=recall,
+        candidates=context.candidates,
+        tokens=context.tokens,
+    )
+
+
+def _mean(values: list[float | None]) -> float | None:
+    kept = [v for v in values if v is not None]
+    return round(fmean(kept), 4) if kept else None
+
+
+def aggregate(scores: list[Score]) -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
+    """{variant: {budget: {category|"all": metrics}}}, the metrics.json shape."""
+    groups: dict[tuple[str, str, str], list[Score]] = defaultdict(list)
+    for s in scores:
+        groups[(s.variant, str(s.budget), str(s.category))].append(s)
+        groups[(s.variant, str(s.budget), "all")].append(s)
+    out: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
+    for (variant, budget, category), group in sorted(groups.items()):
+        out.setdefault(variant, {}).setdefault(budget, {})[category] = {
+            "gold_ref_cov": _mean([s.gold_ref_cov for s in group]),
+            "all_ref_rate": _mean([float(s.all_ref) for s in group]),
+            "traj_recall": _mean([s.traj_recall for s in group]),
+            "cand_universe": _mean([s.candidates for s in group]),
+            "context_tokens": _mean([float(s.tokens) for s in group]),
+            "n": len(group),
+        }
+    return out

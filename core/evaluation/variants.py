@@ -1,0 +1,136 @@
+"""The retrieval variants compared at equal budgets with one token rule.
+
+Each variant turns a question into one Context per budget. `arborwiki` is the real query
+path (route → select → expand, claims included in its tokens); the others are the
+ablations and flat baselines of SPEC §7 and BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from core.evaluation.gold import QA
+from core.evaluation.metrics import Context, Item, fill
+from core.query.reader import MessageRef, SearchMode
+from core.query.service import QueryService, Route
+from core.tokens import count_tokens
+
+VARIANTS = (
+    "arborwiki",
+    "no_wiki",
+    "wiki_only",
+    "latest_snapshot",
+    "flat_bm25",
+    "flat_dense",
+    "flat_hybrid",
+    "full_context",
+)
+FLAT_MODES: dict[str, SearchMode] = {
+    "flat_bm25": "text",
+    "flat_dense": "vector",
+    "flat_hybrid": "hybrid",
+}
+_CITATION = re.compile(r"\[([^\[\]\s]+)\]")
+Variant = Callable[[QA, list[int]], dict[int, Context]]
+
+
+@dataclass
+class UserIndex:
+    """One user's messages: token cost, trajectory and time order, loaded once."""
+
+    refs: dict[str, MessageRef]
+    tokens: dict[str, int] = field(default_factory=dict)
+
+    def trajectory_of(self) -> dict[str, str | None]:
+        return {mid: r.trajectory_id for mid, r in self.refs.items()}
+
+    def items(self, ids: list[str]) -> list[Item]:
+        return [Item(self.tokens[i], (i,)) for i in ids if i in self.tokens]
+
+
+class Variants:
+    def __init__(self, service: QueryService, flat_pool: int = 200) -> None:
+        self.service = service
+        self.reader = service.reader
+        self.flat_pool = flat_pool
+        self._users: dict[str, UserIndex] = {}
+
+    def user(self, user_id: str) -> UserIndex:
+        if user_id not in self._users:
+            refs = {r.message.message_id: r for r in self.reader.all_messages(user_id)}
+            rule = self.service.cfg.tokens
+            tokens = {mid: count_tokens(r.message.full_text, rule) for mid, r in refs.items()}
+            self._users[user_id] = UserIndex(refs, tokens)
+        return self._users[user_id]
+
+    def get(self, name: str) -> Variant:
+        if name in FLAT_MODES:
+            return lambda qa, budgets: self.flat(qa, budgets, FLAT_MODES[name])
+        return getattr(self, name)
+
+    # -------------------------------------------------------------- structured
+    def _answered(self, route: Route, budgets: list[int]) -> dict[int, Context]:
+        out = {}
+        for b in budgets:
+            result = self.service.answer(route, b)
+            out[b] = Context(
+                frozenset(result.cited_ids()),
+                result.context_tokens,
+                route.candidate_count,
+                tuple(route.selected_ids),
+            )
+        return out
+
+    def arborwiki(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        return self._answered(self.service.route(qa.user_id, qa.question), budgets)
+
+    def no_wiki(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        return self._answered(self.service.route(qa.user_id, qa.question, use_pages=False), budgets)
+
+    def latest_snapshot(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        """Only the latest snapshot of each selected trajectory, in selection order."""
+        route = self.service.route(qa.user_id, qa.question)
+        by_id = {t.trajectory_id: t for t in route.trajectories}
+        latest = [by_id[t].snapshot_ids[-1] for t in route.selected_ids if by_id[t].snapshot_ids]
+        snapshots = {s.snapshot_id: s for s in self.reader.snapshots(qa.user_id, latest)}
+        ids = [m for sid in latest if sid in snapshots for m in snapshots[sid].message_ids]
+        items = self.user(qa.user_id).items(ids)
+        return self._filled(items, budgets, route.candidate_count, tuple(route.selected_ids))
+
+    def wiki_only(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        route = self.service.route(qa.user_id, qa.question)
+        known = self.user(qa.user_id).refs
+        rule = self.service.cfg.tokens
+        items = [
+            Item(
+                count_tokens(p.record.markdown, rule),
+                tuple(m for m in _CITATION.findall(p.record.markdown) if m in known),
+            )
+            for p in route.pages
+        ]
+        linked = tuple(dict.fromkeys(t for p in route.pages for t in p.record.trajectory_ids))
+        return self._filled(items, budgets, len(linked), linked)
+
+    # -------------------------------------------------------------- flat
+    def flat(self, qa: QA, budgets: list[int], mode: SearchMode) -> dict[int, Context]:
+        vector = self.service.embedder.embed([qa.question])[0].tolist()
+        hits = self.reader.search_messages(qa.user_id, qa.question, vector, self.flat_pool, mode)
+        items = self.user(qa.user_id).items([h.record.message.message_id for h in hits])
+        return self._filled(items, budgets, None, None)
+
+    def full_context(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        index = self.user(qa.user_id)
+        ids, used = fill(index.items(list(index.refs)), None)
+        return {b: Context(ids, used) for b in budgets}
+
+    @staticmethod
+    def _filled(
+        items: list[Item], budgets: list[int], candidates: int | None, selected: tuple | None
+    ) -> dict[int, Context]:
+        out = {}
+        for b in budgets:
+            ids, used = fill(items, b)
+            out[b] = Context(ids, used, candidates, selected)
+        return out
