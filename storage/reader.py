@@ -57,7 +57,6 @@ class LanceMemoryReader:
             vector if mode != "text" else None,
             text if mode != "vector" else None,
             limit,
-            columns=MESSAGE_COLUMNS,
         )
         return [Hit(to_message_ref(r), i, _score(r)) for i, r in enumerate(rows)]
 

@@ -56,6 +56,16 @@ class Variants:
         self.reader = service.reader
         self.flat_pool = flat_pool
         self._users: dict[str, UserIndex] = {}
+        self._routes: dict[tuple[str, str, bool], Route] = {}
+
+    def route(self, qa: QA, use_pages: bool = True) -> Route:
+        """Routing is shared by the variants that differ only after it (one question at a time)."""
+        key = (qa.user_id, qa.question, use_pages)
+        if key not in self._routes:
+            if len(self._routes) > 8:
+                self._routes.clear()
+            self._routes[key] = self.service.route(qa.user_id, qa.question, use_pages=use_pages)
+        return self._routes[key]
 
     def user(self, user_id: str) -> UserIndex:
         if user_id not in self._users:
@@ -84,14 +94,14 @@ class Variants:
         return out
 
     def arborwiki(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
-        return self._answered(self.service.route(qa.user_id, qa.question), budgets)
+        return self._answered(self.route(qa), budgets)
 
     def no_wiki(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
         return self._answered(self.service.route(qa.user_id, qa.question, use_pages=False), budgets)
 
     def latest_snapshot(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
         """Only the latest snapshot of each selected trajectory, in selection order."""
-        route = self.service.route(qa.user_id, qa.question)
+        route = self.route(qa)
         by_id = {t.trajectory_id: t for t in route.trajectories}
         latest = [by_id[t].snapshot_ids[-1] for t in route.selected_ids if by_id[t].snapshot_ids]
         snapshots = {s.snapshot_id: s for s in self.reader.snapshots(qa.user_id, latest)}
@@ -100,7 +110,7 @@ class Variants:
         return self._filled(items, budgets, route.candidate_count, tuple(route.selected_ids))
 
     def wiki_only(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
-        route = self.service.route(qa.user_id, qa.question)
+        route = self.route(qa)
         known = self.user(qa.user_id).refs
         rule = self.service.cfg.tokens
         items = [

@@ -215,10 +215,15 @@ class QueryService:
                 if h.record.snapshot_id and h.record.trajectory_id in selected
             }
         )
-        grouped: dict[str, list[MessageRef]] = defaultdict(list)
-        for snapshot in self.reader.snapshots(user_id, snapshot_ids):
-            refs = self.reader.messages(user_id, snapshot.message_ids)
-            grouped[snapshot.snapshot_id] = sorted(refs, key=lambda r: r.message.turn_index)
+        snapshots = self.reader.snapshots(user_id, snapshot_ids)
+        refs = {
+            r.message.message_id: r
+            for r in self.reader.messages(user_id, [m for s in snapshots for m in s.message_ids])
+        }
+        grouped: dict[str, list[MessageRef]] = {}
+        for snapshot in snapshots:
+            members = [refs[m] for m in snapshot.message_ids if m in refs]
+            grouped[snapshot.snapshot_id] = sorted(members, key=lambda r: r.message.turn_index)
         return grouped
 
     def _claims(
