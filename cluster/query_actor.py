@@ -18,38 +18,68 @@ from storage.lance_store import LanceStore
 from storage.reader import LanceMemoryReader
 
 
-def open_service(store_path: str, cfg: Config) -> QueryService:
+DEFAULT_REFRESH_SECONDS = 5.0
+
+
+def open_service(
+    store_path: str, cfg: Config, refresh_seconds: float = DEFAULT_REFRESH_SECONDS
+) -> QueryService:
     """In-process service (what the actor holds; also `arborwiki query --local`)."""
-    reader = LanceMemoryReader(LanceStore(store_path, create=False))
+    store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False)
+    reader = LanceMemoryReader(store)
     return QueryService(reader, load_embedder(cfg.embed.model_path, cfg.embed.batch_size), cfg)
 
 
 class QueryActor:
-    def __init__(self, store_path: str, cfg: Config) -> None:
-        self.service = open_service(store_path, cfg)
+    """Thin on purpose: open the store once, answer, return JSON-ready dicts."""
+
+    def __init__(
+        self, store_path: str, cfg: Config, refresh_seconds: float = DEFAULT_REFRESH_SECONDS
+    ) -> None:
+        self.service = open_service(store_path, cfg, refresh_seconds)
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> dict[str, Any]:
         return self.service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
 
+    def localize(self, user_id: str, turn_text: str) -> dict[str, Any]:
+        return self.service.localize(user_id, turn_text).model_dump(mode="json")
+
+    def history(self, user_id: str, about: str) -> dict[str, Any]:
+        return self.service.history(user_id, about).model_dump(mode="json")
+
     def health(self) -> str:
         return "ok"
 
 
-def start_query_actor(store_path: str, cfg: Config, detached: bool = True) -> Any:
-    """Create (or reuse) the named actor in `cfg.ray.namespace`; wait until it answers."""
+def replica_names(cfg: Config) -> list[str]:
+    """`actor_name` for the first replica, `actor_name-i` for the others (i ≥ 1)."""
+    name = cfg.ray.actor_name
+    return [name] + [f"{name}-{i}" for i in range(1, cfg.ray.query_replicas)]
+
+
+def start_query_actor(
+    store_path: str,
+    cfg: Config,
+    detached: bool = True,
+    refresh_seconds: float = DEFAULT_REFRESH_SECONDS,
+) -> Any:
+    """Create (or reuse) the `cfg.ray.query_replicas` named actors in `cfg.ray.namespace`;
+    wait until all answer. Returns the first replica (see `QueryClient` for all of them)."""
     actor_cls = ray.remote(num_cpus=0)(QueryActor)
-    options: dict[str, Any] = {
-        "name": cfg.ray.actor_name,
-        "namespace": cfg.ray.namespace,
-        "get_if_exists": True,
-    }
-    if detached:
-        options["lifetime"] = "detached"
-    handle = actor_cls.options(**options).remote(store_path, cfg)
-    ray.get(handle.health.remote())
-    return handle
+    handles = []
+    for name in replica_names(cfg):
+        options: dict[str, Any] = {
+            "name": name,
+            "namespace": cfg.ray.namespace,
+            "get_if_exists": True,
+        }
+        if detached:
+            options["lifetime"] = "detached"
+        handles.append(actor_cls.options(**options).remote(store_path, cfg, refresh_seconds))
+    ray.get([h.health.remote() for h in handles])
+    return handles[0]
 
 
 def get_query_actor(cfg: Config) -> Any:
@@ -61,3 +91,15 @@ def get_query_actor(cfg: Config) -> Any:
             f"no query actor {cfg.ray.actor_name!r} in namespace {cfg.ray.namespace!r}: "
             "run `arborwiki serve --store DIR` on the cluster first"
         ) from exc
+
+
+def get_query_replicas(cfg: Config) -> list[Any]:
+    """Every running replica; the first must exist, missing later ones are skipped."""
+    first = get_query_actor(cfg)
+    rest = []
+    for name in replica_names(cfg)[1:]:
+        try:
+            rest.append(ray.get_actor(name, namespace=cfg.ray.namespace))
+        except ValueError:
+            continue
+    return [first, *rest]

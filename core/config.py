@@ -69,9 +69,16 @@ class AttachConfig(Section):
     specific_idf: float = Field(
         1.5, description="a term is specific when its IDF over the user's snapshots ≥ this"
     )
-    judge_threshold: float = Field(0.75, description="CONTINUE when best score ≥ this, else NEW")
+    center_vectors: bool = Field(
+        True, description="take cosines after subtracting the user's mean snapshot vector"
+    )
+    judge_threshold: float = Field(
+        0.40,
+        description="CONTINUE when best score ≥ this, else NEW; calibrated for max ARI on "
+        "synthetic threads (benchmarks/branches.py --calibrate), with centered cosines",
+    )
     continuation_threshold: float = Field(
-        0.75, description="bar for an explicit continuation or return-cue candidate (≤ judge)"
+        0.40, description="bar for an explicit continuation or return-cue candidate (≤ judge)"
     )
     fork_margin: float = Field(
         0.10, description="an interior node must beat its trajectory's tail by this to fork"

@@ -43,7 +43,7 @@ def build_user_memory(
     pages = compile_wiki(
         user_id, snapshots, trajectories, claims, evidence, cfg.wiki, embedder.embed
     )
-    message_vectors = embedder.embed([m.full_text for m in messages])
+    message_vectors = embedder.embed([m.search_text for m in messages])
     return UserMemory(
         user_id=user_id,
         messages=messages,

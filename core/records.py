@@ -19,6 +19,7 @@ ClaimStatus = Literal["active", "revised", "deprecated"]
 ClaimOp = Literal["ADD", "REVISE", "DEPRECATE"]
 PageKind = Literal["index", "entity", "topic", "inventory"]
 EvidenceKind = Literal["fact", "event", "artifact", "state"]
+TEXT_EXTRA_KEYS = ("caption", "image_caption", "transcript", "attachment_text")
 
 
 def stable_id(prefix: str, *parts: object) -> str:
@@ -47,11 +48,18 @@ class Message(Record):
 
     @property
     def full_text(self) -> str:
-        """Text plus extra fields (e.g. an image caption) so nothing said is invisible."""
-        if not self.extra:
-            return self.text
-        tail = "; ".join(f"{k}: {v}" for k, v in sorted(self.extra.items()) if v)
-        return f"{self.text} [{tail}]" if tail else self.text
+        """Text plus the extra fields that carry what was said or shown (an image caption).
+
+        Other extras (URLs, search queries, labels) stay stored in `extra` but are not
+        rendered: they are not part of the conversation and only cost tokens.
+        """
+        shown = [f"{k}: {self.extra[k]}" for k in TEXT_EXTRA_KEYS if self.extra.get(k)]
+        return f"{self.text} [{'; '.join(shown)}]" if shown else self.text
+
+    @property
+    def search_text(self) -> str:
+        """What retrieval indexes: the speaker's name leads, since questions name people."""
+        return f"{self.speaker}: {self.full_text}"
 
 
 class Window(Record):

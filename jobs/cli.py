@@ -76,6 +76,56 @@ def demo_cmd(
     demo(REPO / "examples", store, config_from(config, set))
 
 
+@app.command("history")
+@one_line_errors
+def history_cmd(
+    store: str = typer.Option(..., "--store", "-s"),
+    user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
+    about: str = typer.Option(..., "--about", "-a", help="what the belief is about"),
+    as_json: bool = typer.Option(False, "--json", help="print the full result as JSON"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """How a user's beliefs about something changed, and which message changed them."""
+    from jobs.history import belief_history, render_history
+
+    result = belief_history(store, user, about, config_from(config, set))
+    text = render_history(result)
+    print(json.dumps(result.model_dump(mode="json"), indent=2) if as_json else text)
+
+
+@app.command("localize")
+@one_line_errors
+def localize_cmd(
+    turn: str = typer.Argument(..., help="the live turn's text"),
+    store: str = typer.Option(..., "--store", "-s"),
+    user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
+    as_json: bool = typer.Option(False, "--json", help="print the full result as JSON"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Which stored state a live turn continues, its branch path and cross-branch evidence."""
+    from jobs.localize import localize_turn, render_localize
+
+    result = localize_turn(store, user, turn, config_from(config, set))
+    text = render_localize(result)
+    print(json.dumps(result.model_dump(mode="json"), indent=2) if as_json else text)
+
+
+@app.command("export-wiki")
+@one_line_errors
+def export_wiki_cmd(
+    store: str = typer.Option(..., "--store", "-s"),
+    user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
+    out: str = typer.Option(..., "--out", "-o", help="directory for the Markdown files"),
+) -> None:
+    """Write one user's Memory Wiki as Markdown files (every link resolves)."""
+    from jobs.export_wiki import export_wiki
+
+    written = export_wiki(store, user, out)
+    print(f"wrote {len(written)} files to {out}")
+
+
 evaluate_app = typer.Typer(no_args_is_help=True, help="Benchmarks against gold evidence.")
 app.add_typer(evaluate_app, name="evaluate")
 

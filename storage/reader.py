@@ -6,7 +6,16 @@ import json
 from typing import Any, TypeVar
 
 from core.query.reader import Hit, MessageRef, SearchMode
-from core.records import Claim, Message, Record, Snapshot, Trajectory, WikiPage
+from core.records import (
+    Claim,
+    EvidenceItem,
+    ForestNode,
+    Message,
+    Record,
+    Snapshot,
+    Trajectory,
+    WikiPage,
+)
 from storage.lance_store import LanceStore
 
 R = TypeVar("R", bound=Record)
@@ -79,3 +88,26 @@ class LanceMemoryReader:
     def claims(self, user_id: str, trajectory_ids: list[str]) -> list[Claim]:
         rows = self.store.rows("claims", user_id, "trajectory_id", trajectory_ids)
         return [to_record(Claim, r) for r in rows]
+
+    def nodes(self, user_id: str) -> list[ForestNode]:
+        return [to_record(ForestNode, r) for r in self.store.rows("forest_nodes", user_id)]
+
+    def all_snapshots(self, user_id: str) -> list[Snapshot]:
+        return [to_record(Snapshot, r) for r in self.store.rows("snapshots", user_id)]
+
+    def all_trajectories(self, user_id: str) -> list[Trajectory]:
+        rows = self.store.rows("trajectories", user_id)
+        return sorted((to_record(Trajectory, r) for r in rows), key=lambda t: t.trajectory_id)
+
+    def all_claims(self, user_id: str) -> list[Claim]:
+        return [to_record(Claim, r) for r in self.store.rows("claims", user_id)]
+
+    def evidence(self, user_id: str) -> list[EvidenceItem]:
+        return [to_record(EvidenceItem, r) for r in self.store.rows("evidence", user_id)]
+
+    def pages(self, user_id: str) -> list[WikiPage]:
+        return [to_record(WikiPage, r) for r in self.store.rows("wiki_pages", user_id)]
+
+    def version(self, table: str) -> int:
+        """-1 when the table does not exist yet (nothing built, nothing to cache)."""
+        return int(self.store.table(table).version) if self.store.has(table) else -1

@@ -297,7 +297,7 @@ def message_rows(memory: UserMemory) -> list[dict[str, Any]]:
         snapshot_id = snapshot_of.get(message.message_id)
         row.update(
             row_id=stable_id("msg", message.user_id, message.message_id),
-            search_text=message.full_text,
+            search_text=message.search_text,
             snapshot_id=snapshot_id,
             trajectory_id=trajectory_of.get(snapshot_id or ""),
             vector=vector,

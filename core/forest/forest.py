@@ -31,6 +31,7 @@ from core.forest.scoring import (
     norm_set,
     specific,
     term_idf,
+    vector_center,
 )
 from core.forest.state import TrajectoryState
 from core.forest.summaries import path_summary, short, trajectory_record
@@ -38,10 +39,17 @@ from core.records import ForestNode, Snapshot, Trajectory, stable_id
 
 
 class Forest:
-    def __init__(self, user_id: str, cfg: AttachConfig, idf: dict[str, float]) -> None:
+    def __init__(
+        self,
+        user_id: str,
+        cfg: AttachConfig,
+        idf: dict[str, float],
+        center: np.ndarray | None = None,
+    ) -> None:
         self.user_id = user_id
         self.cfg = cfg
         self.idf = idf
+        self.center = center if cfg.center_vectors else None
         self._nodes: list[ForestNode] = []
         self._by_id: dict[str, ForestNode] = {}
         self._node_terms: dict[str, set[str]] = {}
@@ -136,7 +144,12 @@ class Forest:
         `max_candidates` trajectories by g (`_best` adds each trajectory's tail)."""
         hits: list[str] = []
         if sigma.vector is not None and len(self._vector_nodes):
-            sims = self._vectors @ np.asarray(sigma.vector, dtype=np.float32)
+            query = np.asarray(sigma.vector, dtype=np.float32)
+            sims = (
+                self._vectors @ query
+                if self.center is None
+                else (self._vectors - self.center) @ (query - self.center)
+            )
             order = np.argsort(-sims, kind="stable")[: self.cfg.max_candidates]
             hits += [self._vector_nodes[i] for i in order]
         for term in sorted(self._lookup_terms(sigma)):
@@ -146,7 +159,9 @@ class Forest:
         for node_id in dict.fromkeys(hits):
             tid = self._by_id[node_id].trajectory_id
             if tid not in by_traj:
-                by_traj[tid] = g_score(sigma, self._states[tid], self.idf, self.cfg).total
+                by_traj[tid] = g_score(
+                    sigma, self._states[tid], self.idf, self.cfg, self.center
+                ).total
         keep = set(sorted(by_traj, key=lambda t: (-by_traj[t], t))[: self.cfg.max_candidates])
         return [n for n in dict.fromkeys(hits) if self._by_id[n].trajectory_id in keep]
 
@@ -173,7 +188,9 @@ class Forest:
                 node = self._by_id[node_id]
                 tid = node.trajectory_id
                 if tid not in g_cache:
-                    g_cache[tid] = g_score(sigma, self._states[tid], self.idf, self.cfg)
+                    g_cache[tid] = g_score(
+                        sigma, self._states[tid], self.idf, self.cfg, self.center
+                    )
                 g = g_cache[tid]
                 s_key = self.cfg.w_key * jaccard(terms, self._node_terms[node_id])
                 s_rec = self.cfg.w_rec * (node.seq + 1) / len(self._nodes)
@@ -259,7 +276,7 @@ class Forest:
         trajectories: list[Trajectory],
     ) -> Forest:
         """Rebuild a forest from stored rows (no re-deciding), e.g. to localize an online turn."""
-        forest = cls(user_id, cfg, term_idf(snapshots))
+        forest = cls(user_id, cfg, term_idf(snapshots), vector_center(snapshots))
         by_snapshot = {s.snapshot_id: s for s in snapshots}
         forked = {t.trajectory_id: t.forked_from for t in trajectories}
         for node in sorted(nodes, key=lambda n: n.seq):
@@ -283,7 +300,7 @@ def build_forest(
     if not snapshots:
         return [], []
     ordered = sorted(snapshots, key=lambda s: (s.timestamp, s.session_id, s.snapshot_id))
-    forest = Forest(ordered[0].user_id, cfg, term_idf(ordered))
+    forest = Forest(ordered[0].user_id, cfg, term_idf(ordered), vector_center(ordered))
     for sigma in ordered:
         forest.attach(sigma)
     return forest.nodes, forest.trajectories

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from core.config import AttachConfig
 from core.embedding import cosine
 from core.records import Snapshot
@@ -86,8 +88,31 @@ class GScore:
     p_mismatch: float
 
 
+def vector_center(snapshots: Sequence[Snapshot]) -> np.ndarray | None:
+    """The mean of a user's snapshot vectors: what all their talk has in common.
+
+    Cosines are taken after subtracting it, so that two windows of one long chat between
+    the same two people do not look alike merely for sharing its register and small talk
+    (without this, LoCoMo conversations collapse into one trajectory).
+    """
+    vectors = [s.vector for s in snapshots if s.vector is not None]
+    return np.mean(np.asarray(vectors, dtype=np.float64), axis=0) if len(vectors) > 1 else None
+
+
+def _centered_cos(a: object, b: object, center: np.ndarray | None) -> float:
+    if a is None or b is None:
+        return 0.0
+    if center is None:
+        return cosine(a, b)  # type: ignore[arg-type]
+    return cosine(np.asarray(a) - center, np.asarray(b) - center)
+
+
 def g_score(
-    sigma: Snapshot, traj: TrajectoryState, idf: dict[str, float], cfg: AttachConfig
+    sigma: Snapshot,
+    traj: TrajectoryState,
+    idf: dict[str, float],
+    cfg: AttachConfig,
+    center: np.ndarray | None = None,
 ) -> GScore:
     """g = w_sum·cos(e_σ,e_T^sum) + w_latest·cos(e_σ,e_T^latest) + w_keywords·J(K_σ,K_T)
     + b_entity + b_facet + b_cont − p_mismatch (SPEC §3, weights from AttachConfig).
@@ -96,8 +121,8 @@ def g_score(
     |specific(σ) ∩ specific(T)|) over K ∪ E ∪ X; p_mismatch when entities are shared but all
     of them are generic and no specific term is shared (same "mom", different story).
     """
-    cos_sum = cosine(sigma.vector, traj.summary_vector)
-    cos_latest = cosine(sigma.vector, traj.latest_vector)
+    cos_sum = _centered_cos(sigma.vector, traj.summary_vector, center)
+    cos_latest = _centered_cos(sigma.vector, traj.latest_vector, center)
     jac = jaccard(norm_set(sigma.keywords), traj.keywords)
     shared_entities = norm_set(sigma.entities) & traj.entities
     b_entity = cfg.b_entity if shared_entities else 0.0

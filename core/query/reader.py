@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
-from core.records import Claim, Message, Snapshot, Trajectory, WikiPage
+from core.records import (
+    Claim,
+    EvidenceItem,
+    ForestNode,
+    Message,
+    Snapshot,
+    Trajectory,
+    WikiPage,
+)
 
 R = TypeVar("R")
 SearchMode = Literal["hybrid", "vector", "text"]
@@ -49,3 +57,18 @@ class MemoryReader(Protocol):
     def messages(self, user_id: str, ids: list[str]) -> list[MessageRef]: ...
 
     def claims(self, user_id: str, trajectory_ids: list[str]) -> list[Claim]: ...
+
+    # whole-user reads for the online turn (localize) and belief history
+    def nodes(self, user_id: str) -> list[ForestNode]: ...
+
+    def all_snapshots(self, user_id: str) -> list[Snapshot]: ...
+
+    def all_trajectories(self, user_id: str) -> list[Trajectory]: ...
+
+    def all_claims(self, user_id: str) -> list[Claim]: ...
+
+    def evidence(self, user_id: str) -> list[EvidenceItem]: ...
+
+    def version(self, table: str) -> int:
+        """The table's current version: a cache of derived state is stale when it moves."""
+        ...

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -62,3 +63,75 @@ class QueryResult(BaseModel):
             cites = ",".join(c.source_message_ids)
             lines.append(f"  claim [{cites}] {c.text}{flag}")
         return "\n".join(lines)
+
+
+class PathStep(BaseModel):
+    """One state on the branch-local context (root → located node)."""
+
+    node_id: str
+    snapshot_id: str
+    summary: str
+    timestamp: datetime
+    message_ids: list[str]
+
+
+class CrossEvidence(BaseModel):
+    """An evidence item of another trajectory that shares words with the turn."""
+
+    evidence_id: str
+    kind: str
+    text: str
+    status: str
+    trajectory_id: str
+    source_message_ids: list[str]
+    shared: list[str]
+
+
+class LocalizeResult(BaseModel):
+    """ArborMem's online turn (SPEC §6.5): where the turn belongs and what it can reuse."""
+
+    user_id: str
+    turn: str
+    decision: Literal["CONTINUE", "NEW"]
+    node_id: str | None
+    trajectory_id: str | None
+    score: float
+    stage: str
+    reason: str
+    path: list[PathStep]
+    evidence: list[CrossEvidence]
+
+
+class SourceMessage(BaseModel):
+    message_id: str
+    speaker: str
+    timestamp: datetime
+    text: str
+
+
+class BeliefVersion(BaseModel):
+    """One claim in a revision chain, with the messages that stated it."""
+
+    claim_id: str
+    op: str
+    status: str
+    value: str
+    text: str
+    recorded_at: datetime
+    event_time: date | None
+    source_message_ids: list[str]
+    sources: list[SourceMessage]
+
+
+class HistoryChain(BaseModel):
+    subject: str
+    attribute: str
+    versions: list[BeliefVersion]
+
+
+class HistoryResult(BaseModel):
+    """How beliefs about `about` changed, oldest version first in each chain."""
+
+    user_id: str
+    about: str
+    chains: list[HistoryChain]

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cached_property
 
 import numpy as np
 
 from core.config import Config
 from core.embedding import Embedder, cosine
+from core.extract.base import Extractor
+from core.extract.factory import build_extractor
+from core.forest.evidence import history
 from core.query.evidence import Budget, expand_evidence
+from core.query.history import history_result, source_ids
+from core.query.localize import ForestCache, localize_result, pseudo_snapshot, pseudo_window
 from core.query.questions import QuestionInfo, analyze_question
 from core.query.reader import Hit, MemoryReader, MessageRef
 from core.query.result import (
     ClaimLine,
     EvidenceMessage,
+    HistoryResult,
+    LocalizeResult,
     PageRef,
     QueryResult,
     SelectedTrajectory,
@@ -252,3 +261,36 @@ class QueryService:
             lines.append(line)
             used += cost
         return lines, used
+
+    # ---- online turn and belief history (ArborMem, SPEC §6.5) --------------------------
+    @cached_property
+    def _forests(self) -> ForestCache:
+        return ForestCache()
+
+    @cached_property
+    def _extractor(self) -> Extractor:
+        return build_extractor(self.cfg.extract)
+
+    def localize(self, user_id: str, turn_text: str) -> LocalizeResult:
+        """Where the live turn belongs in the user's forest (no mutation), its branch-local
+        context and other branches' evidence that shares words with it."""
+        if not user_id:
+            raise ValueError("user_id is required")
+        if not turn_text.strip():
+            raise ValueError("turn text is empty")
+        window = pseudo_window(user_id, turn_text, datetime.now(UTC))
+        sigma = pseudo_snapshot(window, self._extractor, self.embedder)
+        forest, snapshots = self._forests.get(self.reader, user_id, self.cfg)
+        placement = forest.locate(sigma)
+        evidence = self.reader.evidence(user_id)
+        return localize_result(user_id, turn_text, placement, forest, snapshots, evidence)
+
+    def history(self, user_id: str, about: str) -> HistoryResult:
+        """Every revision chain of the user's claims about `about`, with source messages."""
+        if not user_id:
+            raise ValueError("user_id is required")
+        if not about.strip():
+            raise ValueError("about is empty")
+        chains = history(self.reader.all_claims(user_id), about)
+        messages = self.reader.messages(user_id, source_ids(chains))
+        return history_result(user_id, about, chains, messages)

@@ -11,7 +11,12 @@ from tests.core.forest_builders import basis, mix, snap
 
 # Rerank extras off unless a test needs them, so scores are g itself.
 PLAIN = AttachConfig(
-    judge_threshold=0.5, continuation_threshold=0.3, w_rec=0.0, w_key=0.0, w_topic=0.0
+    judge_threshold=0.5,
+    continuation_threshold=0.3,
+    w_rec=0.0,
+    w_key=0.0,
+    w_topic=0.0,
+    center_vectors=False,
 )
 
 
@@ -134,7 +139,9 @@ def test_an_interior_node_within_the_fork_margin_continues_the_tail() -> None:
 def test_trajectory_rows_carry_vectors_and_times() -> None:
     a = snap("a", basis(0), keywords=["run"], entities=["Maya"], session="s1", minute=0)
     b = snap("b", basis(1), keywords=["run"], session="s1", minute=1)
-    nodes, trajs = build_forest([b, a], AttachConfig(continuation_threshold=0.1))
+    nodes, trajs = build_forest(
+        [b, a], AttachConfig(continuation_threshold=0.1, center_vectors=False)
+    )
     (t,) = trajs
     assert t.snapshot_ids == ["a", "b"] and [n.seq for n in nodes] == [0, 1]
     assert t.latest_vector == basis(1)

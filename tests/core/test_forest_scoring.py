@@ -7,7 +7,7 @@ import math
 import pytest
 
 from core.config import AttachConfig
-from core.forest.scoring import g_score, specific, term_idf
+from core.forest.scoring import g_score, specific, term_idf, vector_center
 from core.forest.state import TrajectoryState
 from tests.core.forest_builders import basis, mix, snap
 
@@ -114,3 +114,19 @@ def test_idf_and_specificity_come_from_the_users_archive() -> None:
         "never-seen",
     }
     assert specific(["maya"], idf, AttachConfig(specific_idf=idf["maya"])) == {"maya"}
+
+
+def test_centering_removes_what_all_of_a_users_talk_shares() -> None:
+    # v1 = (c + a)/√2, v2 = (c + b)/√2 with c, a, b orthonormal: raw cos = 1/2.
+    # center = (v1 + v2)/2, so v1 − center = (a − b)/(2√2) = −(v2 − center): centered cos = −1.
+    v1, v2 = mix((0, 1), (1, 1)), mix((0, 1), (2, 1))
+    s1, s2 = snap("a", v1, keywords=["x"]), snap("b", v2, keywords=["y"])
+    center = vector_center([s1, s2])
+    assert center is not None
+    assert center.tolist() == pytest.approx([R2, R2 / 2, R2 / 2] + [0.0] * (len(v1) - 3))
+    idf = {"x": 1.0, "y": 1.0}
+    raw = g_score(s2, traj(s1), idf, CFG)
+    centered = g_score(s2, traj(s1), idf, CFG, center)
+    assert raw.cos_sum == pytest.approx(0.5) and raw.total == pytest.approx(0.8 * 0.5)
+    assert centered.cos_sum == pytest.approx(-1.0) and centered.total == pytest.approx(-0.8)
+    assert vector_center([s1]) is None  # one snapshot has nothing in common to remove

@@ -1,0 +1,97 @@
+"""HTTP in front of the query actors: a Ray Serve deployment with a FastAPI ingress.
+
+Why Serve: it runs the HTTP proxy on the cluster (no process of ours to babysit) and
+outlives the driver that started it, like the detached query actors it forwards to.
+The ingress holds no memory of its own: every request goes through a `QueryClient`
+to the least-loaded query actor replica. Bad input is answered with a JSON error
+(422 from validation, 400 from the service's own checks); nothing leaks a traceback.
+
+    POST /query     {user_id, question, k?, budget_tokens?}
+    POST /localize  {user_id, turn_text}
+    GET  /history?user_id=&about=
+    GET  /health
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from ray import serve
+
+from cluster.query_client import QueryClient
+from core.config import Config
+
+APP_NAME = "arborwiki"
+log = logging.getLogger(__name__)
+app = FastAPI(title="arborwiki", description="Per-user long-term memory: cited evidence.")
+
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+
+class QueryBody(BaseModel):
+    user_id: NonEmpty
+    question: NonEmpty
+    k: int | None = Field(None, ge=1)
+    budget_tokens: int | None = Field(None, ge=1)
+
+
+class LocalizeBody(BaseModel):
+    user_id: NonEmpty
+    turn_text: NonEmpty
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": message})
+
+
+@serve.deployment(ray_actor_options={"num_cpus": 0})
+@serve.ingress(app)
+class MemoryHTTP:
+    def __init__(self, cfg: Config) -> None:
+        self.client = QueryClient.connect(cfg)
+
+    async def _call(self, method: str, *args: Any) -> Any:
+        """Service errors (empty question, …) → 400; anything else → a one-line 500."""
+        try:
+            return await self.client.acall(method, *args)
+        except ValueError as exc:
+            return error(400, str(exc).strip().splitlines()[-1])
+        except Exception as exc:  # noqa: BLE001 — the HTTP edge must answer in JSON
+            log.exception("%s failed", method)
+            return error(500, f"{method} failed: {type(exc).__name__}")
+
+    @app.post("/query")
+    async def query(self, body: QueryBody) -> Any:
+        return await self._call("query", body.user_id, body.question, body.k, body.budget_tokens)
+
+    @app.post("/localize")
+    async def localize(self, body: LocalizeBody) -> Any:
+        return await self._call("localize", body.user_id, body.turn_text)
+
+    @app.get("/history")
+    async def history(
+        self,
+        user_id: Annotated[str, Query(min_length=1)],
+        about: Annotated[str, Query(min_length=1)],
+    ) -> Any:
+        return await self._call("history", user_id, about)
+
+    @app.get("/health")
+    async def health(self) -> Any:
+        replies = [await r.health.remote() for r in self.client.replicas]
+        return {"status": "ok", "replicas": len(replies)}
+
+
+def start_http(cfg: Config, host: str, port: int) -> None:
+    """Start Serve's proxy on host:port and deploy the ingress (query actors must be up)."""
+    serve.start(http_options={"host": host, "port": port})
+    serve.run(MemoryHTTP.bind(cfg), name=APP_NAME, route_prefix="/")
+
+
+def stop_http() -> None:
+    """Shut Serve down (its controller, proxy and the ingress replicas)."""
+    serve.shutdown()

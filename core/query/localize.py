@@ -1,0 +1,174 @@
+"""ArborMem's online turn (SPEC §6.5): localize a live turn in the user's stored forest.
+
+The turn becomes a one-message pseudo-window, is extracted and embedded like any window,
+and `Forest.locate` (pure) says which stored state it continues. The answer carries the
+branch-local context (path root → node) and reusable evidence from the *other* branches.
+Rebuilding a forest from rows costs a full read of the user's nodes, so rebuilt forests
+are kept in a small LRU keyed by the trajectories table version (a rebuild moves it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from datetime import datetime
+
+from core.config import Config
+from core.embedding import Embedder
+from core.extract.base import Extractor, to_snapshot
+from core.extract.lexicon import STOP_WORDS
+from core.forest.forest import Forest
+from core.forest.placement import Placement
+from core.query.reader import MemoryReader
+from core.query.result import CrossEvidence, LocalizeResult, PathStep
+from core.records import EvidenceItem, Message, Snapshot, Window, stable_id
+
+ONLINE_SESSION = "online"
+FOREST_CACHE_SIZE = 32
+CROSS_BRANCH_EVIDENCE = 8
+_WORD = re.compile(r"\w+")
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words minus stop words: what 'shares words with the turn' compares."""
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and len(w) > 1}
+
+
+def pseudo_window(user_id: str, turn_text: str, now: datetime) -> Window:
+    """The turn as a window of one user message, in its own session (never the stored ones)."""
+    message = Message(
+        user_id=user_id,
+        conversation_id=ONLINE_SESSION,
+        session_id=ONLINE_SESSION,
+        message_id=stable_id("turn", user_id, turn_text, now.isoformat()),
+        turn_index=0,
+        speaker="user",
+        role="user",
+        text=turn_text,
+        timestamp=now,
+    )
+    return Window(
+        user_id=user_id,
+        conversation_id=ONLINE_SESSION,
+        session_id=ONLINE_SESSION,
+        messages=[message],
+    )
+
+
+def pseudo_snapshot(window: Window, extractor: Extractor, embedder: Embedder) -> Snapshot:
+    """Extract and embed the pseudo-window exactly as the build does a stored window."""
+    (draft,) = extractor.extract([window])
+    sigma = to_snapshot(window, draft, extractor.name)
+    sigma.vector = [float(x) for x in embedder.embed([sigma.summary])[0]]
+    return sigma
+
+
+class ForestCache:
+    """LRU of rebuilt forests keyed by (user_id, trajectories-table version)."""
+
+    def __init__(self, size: int = FOREST_CACHE_SIZE) -> None:
+        self.size = size
+        self._forests: OrderedDict[tuple[str, int], tuple[Forest, dict[str, Snapshot]]] = (
+            OrderedDict()
+        )
+
+    def get(
+        self, reader: MemoryReader, user_id: str, cfg: Config
+    ) -> tuple[Forest, dict[str, Snapshot]]:
+        key = (user_id, reader.version("trajectories"))
+        if key in self._forests:
+            self._forests.move_to_end(key)
+            return self._forests[key]
+        snapshots = reader.all_snapshots(user_id)
+        forest = Forest.from_records(
+            user_id, cfg.attach, snapshots, reader.nodes(user_id), reader.all_trajectories(user_id)
+        )
+        entry = (forest, {s.snapshot_id: s for s in snapshots})
+        self._forests[key] = entry
+        while len(self._forests) > self.size:
+            self._forests.popitem(last=False)
+        return entry
+
+
+def branch_context(
+    forest: Forest, node_id: str | None, snapshots: dict[str, Snapshot]
+) -> list[PathStep]:
+    """Root → node, with each state's summary, time and messages (empty for NEW)."""
+    if node_id is None:
+        return []
+    steps = []
+    for node in forest.path(node_id):
+        sigma = snapshots[node.snapshot_id]  # from_records needed every node's snapshot
+        steps.append(
+            PathStep(
+                node_id=node.node_id,
+                snapshot_id=node.snapshot_id,
+                summary=sigma.summary,
+                timestamp=sigma.timestamp,
+                message_ids=list(sigma.message_ids),
+            )
+        )
+    return steps
+
+
+def cross_branch_evidence(
+    items: list[EvidenceItem],
+    turn_words: set[str],
+    own_trajectory: str | None,
+    limit: int = CROSS_BRANCH_EVIDENCE,
+) -> list[CrossEvidence]:
+    """Other branches' items sharing words with the turn: active first, then most shared,
+    newest, id (so the order is total and stable)."""
+    scored = []
+    for item in items:
+        if item.trajectory_id == own_trajectory:
+            continue
+        shared = turn_words & content_words(
+            f"{item.text} {item.subject} {item.attribute} {item.value}"
+        )
+        if shared:
+            scored.append((item, sorted(shared)))
+    scored.sort(
+        key=lambda p: (
+            p[0].status != "active",
+            -len(p[1]),
+            -p[0].recorded_at.timestamp(),
+            p[0].evidence_id,
+        )
+    )
+    return [
+        CrossEvidence(
+            evidence_id=item.evidence_id,
+            kind=item.kind,
+            text=item.text,
+            status=item.status,
+            trajectory_id=item.trajectory_id,
+            source_message_ids=list(item.source_message_ids),
+            shared=shared,
+        )
+        for item, shared in scored[:limit]
+    ]
+
+
+def localize_result(
+    user_id: str,
+    turn_text: str,
+    placement: Placement,
+    forest: Forest,
+    snapshots: dict[str, Snapshot],
+    evidence: list[EvidenceItem],
+) -> LocalizeResult:
+    """The online turn's answer: decision, branch-local context, cross-branch evidence."""
+    turn_words = content_words(turn_text)
+    return LocalizeResult(
+        user_id=user_id,
+        turn=turn_text,
+        decision=placement.decision,
+        node_id=placement.node_id,
+        trajectory_id=placement.trajectory_id,
+        score=round(placement.score, 6),
+        stage=placement.stage,
+        reason=placement.reason,
+        path=branch_context(forest, placement.node_id, snapshots),
+        evidence=cross_branch_evidence(evidence, turn_words, placement.trajectory_id),
+    )

@@ -1,0 +1,25 @@
+"""`arborwiki export-wiki`: one user's Memory Wiki as Markdown files whose links resolve."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.wiki.export import export_markdown
+from storage.lance_store import LanceStore
+from storage.reader import LanceMemoryReader
+
+
+def export_wiki(store: str, user_id: str, out: str) -> list[Path]:
+    """Write the user's pages to `out` (created if needed); returns the files written."""
+    pages = LanceMemoryReader(LanceStore(store, create=False)).pages(user_id)
+    if not pages:
+        raise ValueError(f"user {user_id!r} has no wiki pages in {store}")
+    files = export_markdown(pages)
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in sorted(files.items()):
+        path = target / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

@@ -1,0 +1,28 @@
+"""`arborwiki history`: how one user's beliefs about something changed, message by message."""
+
+from __future__ import annotations
+
+from core.config import Config
+from core.query.result import HistoryResult
+
+
+def belief_history(store: str, user_id: str, about: str, cfg: Config) -> HistoryResult:
+    from cluster.query_actor import open_service
+
+    return open_service(store, cfg).history(user_id, about)
+
+
+def render_history(result: HistoryResult) -> str:
+    """Each chain, version by version: op, date, value, [message ids] and what was said."""
+    if not result.chains:
+        return f"no beliefs about {result.about!r} for user {result.user_id!r}"
+    lines = []
+    for i, chain in enumerate(result.chains, 1):
+        lines.append(f"chain {i}: {chain.subject} / {chain.attribute}")
+        for v in chain.versions:
+            when = v.event_time or v.recorded_at.date()
+            cites = ",".join(v.source_message_ids)
+            lines.append(f"  {v.op:<9} {when:%Y-%m-%d} [{v.status}] {v.value} [{cites}]")
+            for m in v.sources:
+                lines.append(f"      {m.message_id} {m.timestamp:%Y-%m-%d} {m.speaker}: {m.text}")
+    return "\n".join(lines)

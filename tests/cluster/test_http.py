@@ -1,0 +1,174 @@
+"""HTTP serving end to end: real Ray Serve, real query actors, real Lance, real sockets."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+
+from cluster.build import run_build
+from cluster.http_server import start_http, stop_http
+from cluster.query_actor import replica_names, start_query_actor
+from core.config import Config, load_config
+from storage.lance_store import LanceStore
+from tests.conftest import EXAMPLES
+
+QUERY_KEYS = {
+    "user_id",
+    "question",
+    "pages",
+    "candidate_trajectories",
+    "trajectories",
+    "evidence",
+    "claims",
+    "context_tokens",
+}
+NEW_MESSAGE = {
+    "user_id": "alice",
+    "conversation_id": "alice-main",
+    "session_id": "s07",
+    "message_id": "alice-100",
+    "timestamp": "2024-11-02T09:00:00Z",
+    "role": "user",
+    "speaker": "Alice",
+    "text": "Big news: I adopted a grey parrot called Zephyrine from the Hillsboro shelter.",
+}
+
+
+@pytest.fixture(scope="module")
+def cfg() -> Config:
+    return load_config(
+        overrides=[
+            "ray.num_shards=2",
+            "ray.namespace=arborwiki-http-tests",
+            "ray.actor_name=http-test-query",
+            "ray.query_replicas=2",
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def built(ray_local: None, cfg: Config, tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    root = tmp_path_factory.mktemp("http")
+    archive = root / "archive.jsonl"
+    shutil.copy(EXAMPLES / "sample_archive.jsonl", archive)
+    store = root / "store"
+    run_build(str(archive), str(store), cfg)
+    return archive, store
+
+
+@pytest.fixture(scope="module")
+def base_url(built: tuple, cfg: Config) -> Iterator[str]:
+    _, store = built
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    start_query_actor(str(store), cfg, detached=False, refresh_seconds=0.5)
+    start_http(cfg, "127.0.0.1", port)
+    yield f"http://127.0.0.1:{port}"
+    stop_http()
+    for name in replica_names(cfg):
+        ray.kill(ray.get_actor(name, namespace=cfg.ray.namespace))
+
+
+def call(url: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
+    """(status, decoded JSON) for a GET, or a POST when a body is given."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            assert reply.headers.get_content_type() == "application/json"
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as exc:
+        assert exc.headers.get_content_type() == "application/json"
+        text = exc.read().decode()
+        assert "Traceback" not in text
+        return exc.code, json.loads(text)
+
+
+def own_ids(store: Path, user: str) -> set[str]:
+    rows = LanceStore(store).rows("messages", user, columns=["message_id"])
+    return {r["message_id"] for r in rows}
+
+
+def test_health_reports_every_replica(base_url: str) -> None:
+    assert call(f"{base_url}/health") == (200, {"status": "ok", "replicas": 2})
+
+
+def test_query_cites_only_the_callers_messages(base_url: str, built: tuple) -> None:
+    _, store = built
+    body = {"user_id": "bob", "question": "Which book is Bob reading?", "k": 5}
+    status, result = call(f"{base_url}/query", {**body, "budget_tokens": 300})
+    assert status == 200 and set(result) == QUERY_KEYS
+    cited = {e["message_id"] for e in result["evidence"]}
+    assert cited and cited <= own_ids(store, "bob")
+    assert all(m.startswith("bob-") for m in cited)
+    assert result["user_id"] == "bob" and result["context_tokens"] <= 300
+
+
+def test_unknown_user_gets_empty_evidence(base_url: str) -> None:
+    status, result = call(f"{base_url}/query", {"user_id": "nobody", "question": "Where?"})
+    assert status == 200
+    assert (result["evidence"], result["pages"], result["trajectories"]) == ([], [], [])
+
+
+def test_localize_and_history_answer_json(base_url: str) -> None:
+    turn = {"user_id": "alice", "turn_text": "Back to marathon training: my long run went well."}
+    status, located = call(f"{base_url}/localize", turn)
+    assert status == 200 and isinstance(located, dict) and located
+    query = urllib.parse.urlencode({"user_id": "alice", "about": "marathon"})
+    status, history = call(f"{base_url}/history?{query}")
+    assert status == 200 and isinstance(history, dict) and history
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "expected"),
+    [
+        ("/query", {"question": "Where?"}, 422),  # no user_id
+        ("/query", {"user_id": "", "question": "Where?"}, 422),
+        ("/query", {"user_id": "bob", "question": "Where?", "k": 0}, 422),
+        ("/query", {"user_id": "bob", "question": "   "}, 400),  # the service's own check
+        ("/localize", {"turn_text": "hello"}, 422),
+        ("/history?about=books", None, 422),
+        ("/history?user_id=bob", None, 422),
+    ],
+)
+def test_bad_requests_get_json_errors(
+    base_url: str, path: str, body: dict | None, expected: int
+) -> None:
+    status, payload = call(f"{base_url}{path}", body)
+    assert status == expected and payload
+
+
+def test_malformed_json_is_a_422(base_url: str) -> None:
+    status, _ = call(f"{base_url}/query", raw=b"{not json")
+    assert status == 422
+
+
+def test_rebuilt_store_is_served_without_restart(
+    base_url: str, built: tuple, cfg: Config
+) -> None:
+    """A new message for alice, rebuilt into the same store, shows up in answers."""
+    archive, store = built
+    question = {"user_id": "alice", "question": "What is the parrot Zephyrine?", "k": 5}
+    _, before = call(f"{base_url}/query", question)
+    assert "alice-100" not in {e["message_id"] for e in before["evidence"]}
+    with archive.open("a") as out:
+        out.write(json.dumps(NEW_MESSAGE) + "\n")
+    assert run_build(str(archive), str(store), cfg).committed
+    deadline, cited = time.time() + 15, set()
+    while time.time() < deadline and "alice-100" not in cited:
+        _, after = call(f"{base_url}/query", question)
+        cited = {e["message_id"] for e in after["evidence"]}
+        time.sleep(0.25)
+    assert "alice-100" in cited
