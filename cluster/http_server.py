@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from ray import serve
 
+from cluster.query_actor import get_query_replicas
 from cluster.query_client import QueryClient
 from core.config import Config
 
@@ -51,8 +52,8 @@ def error(status: int, message: str) -> JSONResponse:
 @serve.deployment(ray_actor_options={"num_cpus": 0})
 @serve.ingress(app)
 class MemoryHTTP:
-    def __init__(self, cfg: Config) -> None:
-        self.client = QueryClient.connect(cfg)
+    def __init__(self, replicas: list[Any]) -> None:
+        self.client = QueryClient(replicas)
 
     async def _call(self, method: str, *args: Any) -> Any:
         """Service errors (empty question, …) → 400; anything else → a one-line 500."""
@@ -87,9 +88,13 @@ class MemoryHTTP:
 
 
 def start_http(cfg: Config, host: str, port: int) -> None:
-    """Start Serve's proxy on host:port and deploy the ingress (query actors must be up)."""
+    """Start Serve's proxy on host:port and deploy the ingress (query actors must be up).
+
+    The ingress gets the replicas' handles from here: a Serve replica runs in another
+    job, where the driver's non-detached named actors cannot be looked up by name."""
+    replicas = get_query_replicas(cfg)
     serve.start(http_options={"host": host, "port": port})
-    serve.run(MemoryHTTP.bind(cfg), name=APP_NAME, route_prefix="/")
+    serve.run(MemoryHTTP.bind(replicas), name=APP_NAME, route_prefix="/")
 
 
 def stop_http() -> None:

@@ -1,0 +1,59 @@
+"""Evaluation arithmetic, pinned by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.evaluation.gold import split_gold
+from core.evaluation.metrics import Context, Item, aggregate, fill, score
+from core.evaluation.report import render_report
+
+
+def test_split_gold_handles_malformed_strings() -> None:
+    assert split_gold(["D8:6; D9:17"]) == ("D8:6", "D9:17")
+    assert split_gold(["D9:1 D4:4 D4:6", "D4:4"]) == ("D9:1", "D4:4", "D4:6")
+    assert split_gold([]) == ()
+
+
+def test_fill_skips_what_does_not_fit_and_keeps_going() -> None:
+    items = [Item(10, ("a",)), Item(30, ("b",)), Item(5, ("c",)), Item(1, ("d", "e"))]
+    assert fill(items, 16) == (frozenset({"a", "c", "d", "e"}), 16)
+    assert fill(items, 9) == (frozenset({"c", "d", "e"}), 6)
+    assert fill(items, None) == (frozenset("abcde"), 46)
+
+
+def test_score_coverage_all_ref_and_trajectory_recall() -> None:
+    context = Context(frozenset({"a", "b"}), 40, candidates=3, selected=("t1",))
+    s = score("v", 100, 1, ("a", "b", "c"), context, {"a": "t1", "b": "t2", "c": "t1"})
+    assert s.gold_ref_cov == pytest.approx(2 / 3) and not s.all_ref
+    assert s.traj_recall == pytest.approx(2 / 3)  # a and c sit on the selected t1
+    flat = score("v", 100, 4, ("a",), Context(frozenset({"a"}), 7), {})
+    assert flat.gold_ref_cov == 1.0 and flat.all_ref and flat.traj_recall is None
+
+
+def test_aggregate_shape_and_means() -> None:
+    ctx = Context(frozenset({"a"}), 10)
+    scores = [
+        score("flat", 1000, 1, ("a", "b"), ctx, {}),  # 0.5, not all
+        score("flat", 1000, 4, ("a",), ctx, {}),  # 1.0, all
+    ]
+    out = aggregate(scores)
+    assert set(out) == {"flat"} and set(out["flat"]) == {"1000"}
+    assert set(out["flat"]["1000"]) == {"1", "4", "all"}
+    everything = out["flat"]["1000"]["all"]
+    assert everything["gold_ref_cov"] == 0.75 and everything["all_ref_rate"] == 0.5
+    assert everything["n"] == 2 and everything["traj_recall"] is None
+    assert everything["context_tokens"] == 10.0
+
+
+def test_report_bolds_the_best_and_states_losses() -> None:
+    ctx_all, ctx_none = Context(frozenset({"a"}), 5), Context(frozenset(), 5)
+    metrics = aggregate(
+        [
+            score("arborwiki", 100, 4, ("a",), ctx_none, {}),
+            score("flat_bm25", 100, 4, ("a",), ctx_all, {}),
+        ]
+    )
+    text = render_report(metrics, "# t")
+    assert "| **flat_bm25** |" in text
+    assert "- budget 100, all: flat_bm25 1.000 > arborwiki 0.000" in text

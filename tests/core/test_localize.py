@@ -1,0 +1,265 @@
+"""Online turn localization and belief history on a real QueryService.
+
+The store is replaced by `DictReader`, an in-memory implementation of the MemoryReader
+protocol (a test double of storage only); extraction, embedding, forest and the service
+are the real components.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from core.config import Config, load_config
+from core.embedding import load_embedder
+from core.forest.forest import Forest
+from core.query.localize import content_words, cross_branch_evidence, pseudo_window
+from core.query.reader import MessageRef
+from core.query.service import QueryService
+from core.records import (
+    Claim,
+    EvidenceItem,
+    ForestNode,
+    Message,
+    Snapshot,
+    Trajectory,
+    stable_id,
+)
+from tests.core.forest_builders import chain_nodes, snap
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+class DictReader:
+    """Whole-user reads from lists; `loads` counts forest rebuild reads."""
+
+    def __init__(self) -> None:
+        self.snapshots_: list[Snapshot] = []
+        self.nodes_: list[ForestNode] = []
+        self.trajectories_: list[Trajectory] = []
+        self.claims_: list[Claim] = []
+        self.evidence_: list[EvidenceItem] = []
+        self.messages_: list[Message] = []
+        self.table_version = 1
+        self.loads = 0
+
+    def nodes(self, user_id: str) -> list[ForestNode]:
+        self.loads += 1
+        return [n for n in self.nodes_ if n.user_id == user_id]
+
+    def all_snapshots(self, user_id: str) -> list[Snapshot]:
+        return [s for s in self.snapshots_ if s.user_id == user_id]
+
+    def all_trajectories(self, user_id: str) -> list[Trajectory]:
+        return [t for t in self.trajectories_ if t.user_id == user_id]
+
+    def all_claims(self, user_id: str) -> list[Claim]:
+        return [c for c in self.claims_ if c.user_id == user_id]
+
+    def evidence(self, user_id: str) -> list[EvidenceItem]:
+        return [e for e in self.evidence_ if e.user_id == user_id]
+
+    def messages(self, user_id: str, ids: list[str]) -> list[MessageRef]:
+        wanted = set(ids)
+        return [
+            MessageRef(m, None, None)
+            for m in self.messages_
+            if m.user_id == user_id and m.message_id in wanted
+        ]
+
+    def version(self, table: str) -> int:
+        return self.table_version
+
+
+@pytest.fixture(scope="module")
+def cfg() -> Config:
+    return load_config()
+
+
+@pytest.fixture(scope="module")
+def embedder(cfg: Config):
+    return load_embedder(cfg.embed.model_path, cfg.embed.batch_size)
+
+
+def _item(eid: str, traj: str, text: str, status: str = "active", minute: int = 0) -> EvidenceItem:
+    return EvidenceItem(
+        evidence_id=eid,
+        user_id="u1",
+        kind="fact",
+        text=text,
+        subject="u1",
+        attribute="said",
+        value=text,
+        status=status,  # type: ignore[arg-type]
+        claim_id=f"claim_{eid}",
+        snapshot_id=f"snap_{eid}",
+        trajectory_id=traj,
+        source_message_ids=[f"m_{eid}"],
+        recorded_at=T0 + timedelta(minutes=minute),
+    )
+
+
+def _turn_forest_reader(cfg: Config, embedder) -> tuple[DictReader, list[Snapshot]]:
+    """Three marathon snapshots on one trajectory, one laptop snapshot on another; every
+    snapshot's vector is the embedding of its own summary (as the build stores them)."""
+    texts = {
+        "s1": "I signed up for the Portland marathon, my long run is 10 miles",
+        "s2": "marathon plan: long run of 14 miles along the river, legs fine",
+        "s3": "marathon training: long run of 16 miles, slow but no walking",
+        "s4": "my cat knocked tea onto my laptop keyboard, drying it upside down",
+    }
+    vectors = embedder.embed(list(texts.values()))
+    snaps = [
+        snap(
+            sid,
+            vectors[i].tolist(),
+            keywords=sorted(content_words(text) - {"my", "of"}),
+            session=f"sess{i}",
+            minute=i * 60,
+            summary=text,
+        )
+        for i, (sid, text) in enumerate(texts.items())
+    ]
+    nodes = chain_nodes(snaps[:3], "traj_run") + chain_nodes(snaps[3:], "traj_laptop")
+    nodes[3] = nodes[3].model_copy(update={"seq": 3})
+    reader = DictReader()
+    reader.snapshots_ = snaps
+    reader.nodes_ = nodes
+    forest = Forest.from_records("u1", cfg.attach, snaps, nodes, [])
+    reader.trajectories_ = forest.trajectories
+    reader.evidence_ = [
+        _item("e_run", "traj_run", "signed up for the Portland marathon"),
+        _item("e_lap", "traj_laptop", "tea on the laptop, marathon of drying"),
+        _item("e_cat", "traj_laptop", "the cat knocked the tea"),
+    ]
+    return reader, snaps
+
+
+def test_pseudo_window_is_one_user_message_now() -> None:
+    now = datetime(2025, 3, 1, 12, tzinfo=UTC)
+    window = pseudo_window("u1", "hello there", now)
+    (message,) = window.messages
+    assert (message.speaker, message.role, message.text) == ("user", "user", "hello there")
+    assert message.timestamp == now and window.timestamp == now
+    assert window.session_id == "online" and message.user_id == "u1"
+
+
+def test_cross_branch_evidence_skips_own_branch_and_puts_active_first() -> None:
+    items = [
+        _item("a", "t_own", "marathon long run"),
+        _item("b", "t2", "marathon in Denver", status="revised", minute=5),
+        _item("c", "t3", "marathon long run miles", minute=1),
+        _item("d", "t3", "marathon Denver", minute=9),
+        _item("e", "t4", "laptop drying"),
+    ]
+    turn = content_words("back to the marathon, long run")
+    got = cross_branch_evidence(items, turn, "t_own", limit=3)
+    # c shares {long, marathon, run}; d shares {marathon}, active; b shares {marathon}, revised
+    assert [e.evidence_id for e in got] == ["c", "d", "b"]
+    assert got[0].shared == ["long", "marathon", "run"]
+    assert got[0].source_message_ids == ["m_c"]
+    assert cross_branch_evidence(items, turn, "t_own", limit=1)[0].evidence_id == "c"
+
+
+def test_localize_continues_the_marathon_branch_with_its_path(cfg: Config, embedder) -> None:
+    reader, snaps = _turn_forest_reader(cfg, embedder)
+    service = QueryService(reader, embedder, cfg)
+    result = service.localize("u1", "marathon training: long run of 18 miles, slow but steady")
+    assert result.decision == "CONTINUE"
+    assert result.trajectory_id == "traj_run"
+    assert result.node_id == stable_id("node", "s3")
+    assert [s.snapshot_id for s in result.path] == ["s1", "s2", "s3"]
+    assert result.path[0].summary == snaps[0].summary
+    assert result.path[2].message_ids == ["s3-m0"]
+    # other branches only: the laptop item that says "marathon", never the run branch's own
+    assert [e.evidence_id for e in result.evidence] == ["e_lap"]
+    assert result.model_dump(mode="json")["decision"] == "CONTINUE"
+
+
+def test_forest_is_cached_until_the_trajectories_version_moves(cfg: Config, embedder) -> None:
+    reader, _ = _turn_forest_reader(cfg, embedder)
+    service = QueryService(reader, embedder, cfg)
+    first = service.localize("u1", "marathon long run of 18 miles")
+    service.localize("u1", "marathon long run of 18 miles")
+    assert reader.loads == 1
+    reader.table_version = 2
+    again = service.localize("u1", "marathon long run of 18 miles")
+    assert reader.loads == 2
+    assert (again.decision, again.node_id) == (first.decision, first.node_id)
+
+
+def test_localize_for_another_user_sees_nothing(cfg: Config, embedder) -> None:
+    reader, _ = _turn_forest_reader(cfg, embedder)
+    result = QueryService(reader, embedder, cfg).localize("u2", "marathon long run")
+    assert (result.decision, result.reason, result.path, result.evidence) == (
+        "NEW",
+        "empty",
+        [],
+        [],
+    )
+
+
+def test_localize_rejects_empty_input(cfg: Config, embedder) -> None:
+    service = QueryService(DictReader(), embedder, cfg)
+    with pytest.raises(ValueError):
+        service.localize("u1", "   ")
+    with pytest.raises(ValueError):
+        service.localize("", "hi")
+
+
+def test_history_shows_each_version_with_the_message_that_changed_it(cfg: Config, embedder) -> None:
+    def msg(mid: str, text: str, day: int) -> Message:
+        return Message(
+            user_id="u1",
+            conversation_id="c",
+            session_id=f"s{day}",
+            message_id=mid,
+            turn_index=day,
+            speaker="Ann",
+            role="user",
+            text=text,
+            timestamp=T0 + timedelta(days=day),
+        )
+
+    def fact(cid: str, value: str, mid: str, day: int, **kw: object) -> Claim:
+        return Claim(
+            claim_id=cid,
+            user_id="u1",
+            snapshot_id=f"snap_{cid}",
+            text=f"Ann lives in {value}",
+            subject="ann",
+            attribute="lives in",
+            value=value,
+            source_message_ids=[mid],
+            recorded_at=T0 + timedelta(days=day),
+            **kw,  # type: ignore[arg-type]
+        )
+
+    reader = DictReader()
+    reader.messages_ = [msg("m1", "I live in Portland", 0), msg("m2", "I moved to Denver", 30)]
+    reader.claims_ = [
+        fact("c1", "Portland", "m1", 0, status="revised", superseded_by="c2"),
+        fact("c2", "Denver", "m2", 30, op="REVISE", supersedes="c1"),
+        Claim(
+            claim_id="c3",
+            user_id="u1",
+            snapshot_id="snap_c3",
+            text="Ann owns a cat",
+            subject="ann",
+            attribute="owns",
+            value="a cat",
+            source_message_ids=["m1"],
+            recorded_at=T0,
+        ),
+    ]
+    result = QueryService(reader, embedder, cfg).history("u1", "where Ann lives")
+    # "ann" matches c3 too: two chains, oldest start first (c1 and c3 tie on time → by id)
+    assert [[v.claim_id for v in ch.versions] for ch in result.chains] == [["c1", "c2"], ["c3"]]
+    old, new = result.chains[0].versions
+    assert (old.op, old.status, old.value) == ("ADD", "revised", "Portland")
+    assert (new.op, new.status, new.value) == ("REVISE", "active", "Denver")
+    assert new.source_message_ids == ["m2"]
+    assert [s.text for s in new.sources] == ["I moved to Denver"]
+    assert result.chains[0].attribute == "lives in"
+    assert QueryService(reader, embedder, cfg).history("u2", "lives").chains == []
