@@ -142,7 +142,9 @@ def main() -> None:
         for threads in (1, args.concurrency):
             samples = run_load(call, users, texts, args.calls, threads)
             p50, p95, p99 = percentiles(samples)
-            rows.append(f"| {name} | {threads} | {len(samples)} | {p50:.1f} | {p95:.1f} | {p99:.1f} |")
+            rows.append(
+                f"| {name} | {threads} | {len(samples)} | {p50:.1f} | {p95:.1f} | {p99:.1f} |"
+            )
             print(rows[-1], flush=True)
     table = "\n".join(
         [

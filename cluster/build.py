@@ -45,12 +45,17 @@ class BuildSummary:
     committed: bool = False
     seconds: float = 0.0
     extractors: dict[str, int] = field(default_factory=dict)
+    page_kinds: dict[str, int] = field(default_factory=dict)
 
     def line(self) -> str:
         state = "committed" if self.committed else "up to date, nothing written"
+        kinds = ", ".join(
+            f"{k} {self.page_kinds.get(k, 0)}" for k in ("index", "entity", "topic", "inventory")
+        )
         return (
             f"users={self.users} messages={self.messages} snapshots={self.snapshots} "
             f"claims={self.claims} trajectories={self.trajectories} pages={self.pages} "
+            f"({kinds}; entity shards {self.page_kinds.get('shards', 0)}) "
             f"quarantined={self.quarantined} rows_read={self.rows_read} "
             f"shards_built={self.shards_built} shards_skipped={self.shards_skipped} "
             f"({state}) seconds={self.seconds:.1f}"
@@ -64,6 +69,10 @@ def config_hash(cfg: Config) -> str:
 
 
 Progress = Callable[[int, int], None]
+
+
+def _prefixed(counts: dict[str, int], prefix: str) -> dict[str, int]:
+    return {k.removeprefix(prefix): v for k, v in counts.items() if k.startswith(prefix)}
 
 
 def run_build(
@@ -112,7 +121,8 @@ def run_build(
     summary.claims = counts.get("claims", 0)
     summary.trajectories = counts.get("trajectories", 0)
     summary.pages = counts.get("wiki_pages", 0)
-    summary.extractors = {k.split(":", 1)[1]: v for k, v in counts.items() if ":" in k}
+    summary.extractors = _prefixed(counts, "extractor:")
+    summary.page_kinds = _prefixed(counts, "pages:")
 
     if not committed_marker.exists():
         store = LanceStore(store_dir)

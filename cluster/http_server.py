@@ -12,8 +12,8 @@ to the least-loaded query actor replica. Bad input is answered with a JSON error
     GET  /health
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: Serve's ingress rebuilds the routes
+# from the methods' signatures and needs real classes, not strings, for request bodies.
 import logging
 from typing import Annotated, Any
 

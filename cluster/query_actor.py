@@ -17,7 +17,6 @@ from core.query.service import QueryService
 from storage.lance_store import LanceStore
 from storage.reader import LanceMemoryReader
 
-
 DEFAULT_REFRESH_SECONDS = 5.0
 
 
@@ -59,14 +58,19 @@ def replica_names(cfg: Config) -> list[str]:
     return [name] + [f"{name}-{i}" for i in range(1, cfg.ray.query_replicas)]
 
 
-def start_query_actor(
+# Non-detached actors die when the driver drops its last handle (a name is no handle):
+# keep every replica this driver started alive until the driver exits.
+_OWNED: list[Any] = []
+
+
+def start_query_replicas(
     store_path: str,
     cfg: Config,
     detached: bool = True,
     refresh_seconds: float = DEFAULT_REFRESH_SECONDS,
-) -> Any:
+) -> list[Any]:
     """Create (or reuse) the `cfg.ray.query_replicas` named actors in `cfg.ray.namespace`;
-    wait until all answer. Returns the first replica (see `QueryClient` for all of them)."""
+    wait until every one answers."""
     actor_cls = ray.remote(num_cpus=0)(QueryActor)
     handles = []
     for name in replica_names(cfg):
@@ -79,7 +83,20 @@ def start_query_actor(
             options["lifetime"] = "detached"
         handles.append(actor_cls.options(**options).remote(store_path, cfg, refresh_seconds))
     ray.get([h.health.remote() for h in handles])
-    return handles[0]
+    if not detached:
+        _OWNED.extend(handles)
+    return handles
+
+
+def start_query_actor(
+    store_path: str,
+    cfg: Config,
+    detached: bool = True,
+    refresh_seconds: float = DEFAULT_REFRESH_SECONDS,
+) -> Any:
+    """Start every replica (see `start_query_replicas`); returns the first one.
+    `QueryClient.connect(cfg)` spreads calls over all of them."""
+    return start_query_replicas(store_path, cfg, detached, refresh_seconds)[0]
 
 
 def get_query_actor(cfg: Config) -> Any:

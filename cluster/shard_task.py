@@ -53,6 +53,9 @@ def build_shard(files: list[str], out_dir: str, cfg: Config) -> dict[str, int]:
         counts["users"] += 1
         for snapshot in memory.snapshots:
             counts[f"extractor:{snapshot.extractor}"] += 1
+        for page in memory.pages:
+            counts[f"pages:{page.kind}"] += 1
+            counts["pages:shards"] += page.parent_page_id is not None
     for name in USER_TABLES:
         if staged[name]:
             pq.write_table(pa.concat_tables(staged[name]), out / f"{name}.parquet")

@@ -33,13 +33,15 @@ def build_cmd(
 @one_line_errors
 def serve_cmd(
     store: str = typer.Option(..., "--store", "-s"),
+    http_port: int | None = typer.Option(None, "--http-port", help="also serve HTTP here"),
+    http_host: str = typer.Option("127.0.0.1", "--http-host", help="HTTP bind address"),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
-    """Start the detached query actor on a running Ray cluster (`ray start --head`)."""
+    """Start the detached query actors (and HTTP with --http-port) on a running Ray cluster."""
     from jobs.serve import serve
 
-    serve(store, config_from(config, set))
+    serve(store, config_from(config, set), http_port, http_host)
 
 
 @app.command("query")

@@ -1,4 +1,4 @@
-"""`arborwiki serve`: start the detached, named query actor on a running cluster."""
+"""`arborwiki serve`: start the detached, named query actors (and, optionally, HTTP)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,20 @@ from cluster.runtime import start_ray
 from core.config import Config
 
 
-def serve(store: str, cfg: Config) -> None:
+def serve(
+    store: str, cfg: Config, http_port: int | None = None, http_host: str = "127.0.0.1"
+) -> None:
+    """Actors first (the HTTP ingress forwards to them), then Serve on host:port if asked."""
     if not Path(store).exists():
         raise FileNotFoundError(f"store {store} does not exist: run `arborwiki build` first")
     start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
     start_query_actor(str(Path(store).resolve()), cfg, detached=True)
-    print(f"query actor {cfg.ray.actor_name!r} ready in namespace {cfg.ray.namespace!r}")
+    print(
+        f"query actors {cfg.ray.actor_name!r} × {cfg.ray.query_replicas} ready "
+        f"in namespace {cfg.ray.namespace!r}"
+    )
+    if http_port is not None:
+        from cluster.http_server import start_http
+
+        start_http(cfg, http_host, http_port)
+        print(f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; GET /history)")

@@ -231,6 +231,15 @@ def _tidy(text: str) -> str:
     return re.sub(r"([(\[“])\s+", r"\1", text)
 
 
+def _first_person_clause(words: list[str]) -> list[str]:
+    """The words from a later first-person clause ("As of last week, I live in ..."), if any:
+    an "I"/"we" after a comma or within the first few words of the sentence."""
+    for i, word in enumerate(words[1:], start=1):
+        if word.lower() in _FIRST_PERSON and (words[i - 1] in {",", ";", ":"} or i <= 4):
+            return words[i:]
+    return []
+
+
 def sentence_claim(
     sentence: str, speaker: str, message_id: str, at: datetime, ctx: ClaimContext
 ) -> ClaimDraft | None:
@@ -246,6 +255,9 @@ def sentence_claim(
     owner = ctx.names.resolve(normalize_name(speaker))
     predicate = _own_property(words)
     subject, rest = (owner, words) if predicate else _subject(words, owner, ctx)
+    if not subject:
+        words = _first_person_clause(words)
+        subject, rest = _subject(words, owner, ctx) if words else (None, [])
     if not subject or not rest:
         return None
     if predicate is None:

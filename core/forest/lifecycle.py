@@ -71,6 +71,9 @@ def apply_lifecycle(
     2. same subject+attribute, other value, and a change cue or a single-valued attribute
        → REVISE the old one;
     3. else the judge sees ≤ max_prefilter earlier claims with overlapping tokens.
+    Claims see their own branch and its inherited path, except for single-valued attributes
+    (where someone lives, works, ...): a person has one such state at a time whichever
+    thread it was mentioned in, so those revise user-wide.
     Inputs are not mutated; claims come back as copies.
     """
     judge = judge or RuleJudge()
@@ -87,7 +90,17 @@ def apply_lifecycle(
             claim = original.model_copy(deep=True)
             claim.trajectory_id = node.trajectory_id
             active = [c for c in visible + own if by_id[c.claim_id].status == "active"]
-            _place(claim, active, single, cfg, judge, by_id)
+            seen = {c.claim_id for c in active}
+            states = [c for c in out if _norm(c.attribute) in single and c.claim_id not in seen]
+            _place(
+                claim,
+                active,
+                [c for c in states if c.status == "active"],
+                single,
+                cfg,
+                judge,
+                by_id,
+            )
             own.append(claim)
             by_id[claim.claim_id] = claim
             out.append(claim)
@@ -108,13 +121,15 @@ def _ancestors(node: ForestNode, by_node: dict[str, ForestNode]) -> list[str]:
 def _place(
     claim: Claim,
     active: list[Claim],
+    states: list[Claim],
     single: set[str],
     cfg: LifecycleConfig,
     judge: Judge,
     by_id: dict[str, Claim],
 ) -> None:
     subj, attr, value = _norm(claim.subject), _norm(claim.attribute), _norm(claim.value)
-    same_sa = [c for c in active if (_norm(c.subject), _norm(c.attribute)) == (subj, attr)]
+    pool = active + states if attr in single else active
+    same_sa = [c for c in pool if (_norm(c.subject), _norm(c.attribute)) == (subj, attr)]
     literal = [c for c in same_sa if _norm(c.value) == value]
     changed = claim.negated or claim.change_cue
     if literal and changed:

@@ -33,6 +33,18 @@ QUERY_KEYS = {
     "claims",
     "context_tokens",
 }
+LOCALIZE_KEYS = {
+    "user_id",
+    "turn",
+    "decision",
+    "node_id",
+    "trajectory_id",
+    "score",
+    "stage",
+    "reason",
+    "path",
+    "evidence",
+}
 NEW_MESSAGE = {
     "user_id": "alice",
     "conversation_id": "alice-main",
@@ -109,7 +121,7 @@ def test_query_cites_only_the_callers_messages(base_url: str, built: tuple) -> N
     _, store = built
     body = {"user_id": "bob", "question": "Which book is Bob reading?", "k": 5}
     status, result = call(f"{base_url}/query", {**body, "budget_tokens": 300})
-    assert status == 200 and set(result) == QUERY_KEYS
+    assert status == 200 and set(result) == QUERY_KEYS, result
     cited = {e["message_id"] for e in result["evidence"]}
     assert cited and cited <= own_ids(store, "bob")
     assert all(m.startswith("bob-") for m in cited)
@@ -122,13 +134,42 @@ def test_unknown_user_gets_empty_evidence(base_url: str) -> None:
     assert (result["evidence"], result["pages"], result["trajectories"]) == ([], [], [])
 
 
-def test_localize_and_history_answer_json(base_url: str) -> None:
+def message_ids_in(payload: Any) -> set[str]:
+    """Every message id anywhere in a JSON answer (lists under *message_ids / message_id)."""
+    found: set[str] = set()
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            if key == "message_id":
+                found.add(value)
+            elif key.endswith("message_ids"):
+                found.update(value)
+            else:
+                found |= message_ids_in(value)
+    elif isinstance(payload, list):
+        for item in payload:
+            found |= message_ids_in(item)
+    return found
+
+
+def test_localize_places_the_turn_in_the_callers_forest(base_url: str, built: tuple) -> None:
+    _, store = built
     turn = {"user_id": "alice", "turn_text": "Back to marathon training: my long run went well."}
     status, located = call(f"{base_url}/localize", turn)
-    assert status == 200 and isinstance(located, dict) and located
+    assert status == 200, located
+    assert set(located) == LOCALIZE_KEYS
+    assert located["user_id"] == "alice" and located["decision"] in {"CONTINUE", "NEW"}
+    cited = message_ids_in(located)
+    assert cited and cited <= own_ids(store, "alice")
+
+
+def test_history_answers_with_the_callers_claims(base_url: str, built: tuple) -> None:
+    _, store = built
     query = urllib.parse.urlencode({"user_id": "alice", "about": "marathon"})
     status, history = call(f"{base_url}/history?{query}")
-    assert status == 200 and isinstance(history, dict) and history
+    assert status == 200, history
+    assert set(history) == {"user_id", "about", "chains"}
+    assert (history["user_id"], history["about"]) == ("alice", "marathon")
+    assert message_ids_in(history) <= own_ids(store, "alice")
 
 
 @pytest.mark.parametrize(
@@ -141,6 +182,8 @@ def test_localize_and_history_answer_json(base_url: str) -> None:
         ("/localize", {"turn_text": "hello"}, 422),
         ("/history?about=books", None, 422),
         ("/history?user_id=bob", None, 422),
+        ("/history?user_id=bob&about=%20", None, 400),
+        ("/localize", {"user_id": "bob", "turn_text": " "}, 400),
     ],
 )
 def test_bad_requests_get_json_errors(
@@ -155,9 +198,7 @@ def test_malformed_json_is_a_422(base_url: str) -> None:
     assert status == 422
 
 
-def test_rebuilt_store_is_served_without_restart(
-    base_url: str, built: tuple, cfg: Config
-) -> None:
+def test_rebuilt_store_is_served_without_restart(base_url: str, built: tuple, cfg: Config) -> None:
     """A new message for alice, rebuilt into the same store, shows up in answers."""
     archive, store = built
     question = {"user_id": "alice", "question": "What is the parrot Zephyrine?", "k": 5}

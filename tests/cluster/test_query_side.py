@@ -52,14 +52,16 @@ def test_history_cites_the_messages_that_stated_each_version(service: QueryServi
     assert all(m.startswith("alice-") for v in versions for m in v.source_message_ids)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the rule extractor makes no 'lives in' claim for alice (alice-024 'I live in "
-    "Denver' yields none; Portland is never said as a residence), so no chain exists yet",
-)
 def test_history_of_where_alice_lives_goes_portland_to_denver(service: QueryService) -> None:
-    values = [v.value for chain in service.history("alice", "live").chains for v in chain.versions]
-    assert any("Portland" in v for v in values) and any("Denver" in v for v in values)
+    chains = service.history("alice", "where does she live").chains
+    lives = [c for c in chains if c.attribute == "lives in"]
+    assert lives, [c.attribute for c in chains]
+    versions = lives[0].versions
+    assert [v.value for v in versions][:2] == ["Portland", "Denver"]
+    assert [v.op for v in versions][:2] == ["ADD", "REVISE"]
+    assert [v.status for v in versions][:2] == ["revised", "active"]
+    assert versions[1].source_message_ids == ["alice-024"]
+    assert "Denver" in versions[1].sources[0].text
 
 
 def test_localize_continues_an_existing_alice_trajectory(

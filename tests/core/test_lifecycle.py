@@ -113,8 +113,12 @@ def test_judge_revise_of_a_claim_outside_the_prefilter_is_ignored() -> None:
 
 def test_a_fork_sees_its_inherited_path_but_not_its_sibling() -> None:
     a1 = snap("a1", claims=[("i", "lives in", "Boise")], minute=0)
-    a2 = snap("a2", claims=[("i", "works at", "Globex")], minute=1)
-    f1 = snap("f1", claims=[("i", "lives in", "Austin"), ("i", "works at", "Hooli")], minute=2)
+    a2 = snap("a2", claims=[("i", "likes", "jazz"), ("i", "works at", "Globex")], minute=1)
+    f1 = snap(
+        "f1",
+        claims=[("i", "lives in", "Austin"), ("i", "likes", "rock"), ("i", "works at", "Hooli")],
+        minute=2,
+    )
     nodes = chain_nodes([a1, a2])
     fork = ForestNode(
         node_id=stable_id("node", "f1"),
@@ -132,8 +136,11 @@ def test_a_fork_sees_its_inherited_path_but_not_its_sibling() -> None:
     claims = apply_lifecycle([a1, a2, f1], [*nodes, fork], CFG)
     by_value = {c.value: c for c in claims}
     assert by_value["Boise"].status == "revised"  # inherited through the path
-    assert by_value["Globex"].status == "active"  # a sibling branch's claim is invisible
-    assert by_value["Hooli"].op == "ADD" and by_value["Hooli"].trajectory_id == "traj_f"
+    assert by_value["jazz"].status == "active"  # a sibling branch's claim is invisible
+    assert by_value["rock"].op == "ADD" and by_value["rock"].trajectory_id == "traj_f"
+    # ... except a single-valued state (works at): one job at a time, whichever branch said it.
+    assert by_value["Globex"].status == "revised" and by_value["Hooli"].op == "REVISE"
+    assert by_value["Hooli"].supersedes == by_value["Globex"].claim_id
 
 
 def test_inputs_are_not_mutated_and_nothing_is_deleted() -> None:
