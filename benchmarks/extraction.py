@@ -146,10 +146,20 @@ def main() -> None:
     parser.add_argument("path", nargs="?", default=DEFAULT_PATH)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", action="store_true", help=f"save the table to {RESULTS}")
+    parser.add_argument(
+        "--vllm-windows", type=int, default=256, help="windows for the vLLM rows (0: skip)"
+    )
+    parser.add_argument("--vllm-model", default=None, help="model dir (default: tiny random)")
     args = parser.parse_args()
     windows = load_windows(args.path)
+    rows = bench_rules(windows, args.workers)
+    if args.vllm_windows:
+        vllm_rows = bench_vllm(windows[: args.vllm_windows], ExtractConfig(), args.vllm_model)
+        if vllm_rows is None:
+            print("vllm not installed: vLLM rows skipped (see .ci/vllm_target.sh)")
+        rows += vllm_rows or []
     table = render(
-        bench_rules(windows, args.workers),
+        rows,
         "python -m benchmarks.extraction " + " ".join(sys.argv[1:]),
         args.path,
     )

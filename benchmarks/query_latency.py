@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import platform
 import pstats
 import random
@@ -33,6 +34,7 @@ from core.config import Config, load_config
 from core.schema import messages_to_table
 from core.synthetic import generate_archive
 
+BUILD_NOTE = "_bench_build.txt"  # how long the build took, kept for reruns with --store
 RESULTS = Path(__file__).resolve().parent / "results" / "query_latency.md"
 QUESTIONS = [
     "When is the mortgage paperwork due?",
@@ -48,7 +50,7 @@ TURNS = [
     "Anyway, the book club meets on Thursday.",
     "The vet said the medication is working.",
 ]
-Call = Callable[[str, str], object]
+Call = Callable[[str, str], object]  # (user_id, text) → answer
 
 
 def build_store(store: Path, users: int, sessions: int, turns: int, cfg: Config) -> float:
@@ -62,6 +64,7 @@ def build_store(store: Path, users: int, sessions: int, turns: int, cfg: Config)
     summary = run_build(str(archive), str(store), cfg)
     seconds = time.perf_counter() - started
     print(f"build: {summary.line()} ({len(clean)} messages, {seconds:.1f} s)")
+    (store / BUILD_NOTE).write_text(f"{seconds:.0f} s ({summary.line()})")
     return seconds
 
 
@@ -100,6 +103,36 @@ def profile(store: Path, cfg: Config, users: list[str], n: int) -> str:
     return out.getvalue()
 
 
+def warm(client: QueryClient, users: list[str]) -> None:
+    """Table handles, indexes and caches warm in every replica before timing."""
+    for user in users[: 25 * len(client.replicas)]:
+        client.query(user, QUESTIONS[0])
+        client.localize(user, TURNS[0])
+
+
+def measure(
+    client: QueryClient, users: list[str], replicas: int, calls: int, concurrency: int
+) -> list[str]:
+    rows = []
+    for name, texts in (("query", QUESTIONS), ("localize", TURNS)):
+        method = getattr(client, name)
+        for threads in (1, concurrency):
+            samples = run_load(method, users, texts, calls, threads)
+            p50, p95, p99 = percentiles(samples)
+            cells = [
+                name,
+                replicas,
+                threads,
+                len(samples),
+                f"{p50:.1f}",
+                f"{p95:.1f}",
+                f"{p99:.1f}",
+            ]
+            rows.append("| " + " | ".join(str(c) for c in cells) + " |")
+            print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--users", type=int, default=1000)
@@ -108,48 +141,33 @@ def main() -> None:
     parser.add_argument("--store", type=Path, default=Path("/tmp/arborwiki-latency-store"))
     parser.add_argument("--calls", type=int, default=400, help="calls per measurement")
     parser.add_argument("--concurrency", type=int, default=32)
-    parser.add_argument("--replicas", type=int, default=None, help="default ray.query_replicas")
+    parser.add_argument(
+        "--replicas", type=int, nargs="+", default=[1], help="replica counts to measure"
+    )
     parser.add_argument("--profile", type=int, default=0, help="cProfile this many queries")
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS}")
     args = parser.parse_args()
 
     cfg = load_config()
-    if args.replicas:
-        cfg.ray.query_replicas = args.replicas
     cfg.ray.namespace = "arborwiki-bench"
-    build_seconds = None
     if not (args.store / "messages.lance").exists():
-        build_seconds = build_store(args.store, args.users, args.sessions, args.turns, cfg)
+        build_store(args.store, args.users, args.sessions, args.turns, cfg)
     if args.build_only:
         return
     start_ray(cfg.ray)
-    start_query_actor(str(args.store.resolve()), cfg, detached=False)
-    client = QueryClient.connect(cfg)
     users = [f"user-{u + 1:04d}" for u in range(args.users)]
-    for user in users[:50]:  # warm: table handles, indexes, caches in every replica
-        client.query(user, QUESTIONS[0])
-        client.localize(user, TURNS[0])
-
-    def query(u: str, q: str) -> object:
-        return client.query(u, q)
-
-    def localize(u: str, t: str) -> object:
-        return client.localize(u, t)
-
     rows = []
-    for name, call, texts in (("query", query, QUESTIONS), ("localize", localize, TURNS)):
-        for threads in (1, args.concurrency):
-            samples = run_load(call, users, texts, args.calls, threads)
-            p50, p95, p99 = percentiles(samples)
-            rows.append(
-                f"| {name} | {threads} | {len(samples)} | {p50:.1f} | {p95:.1f} | {p99:.1f} |"
-            )
-            print(rows[-1], flush=True)
+    for replicas in sorted(args.replicas):  # replicas are added, never restarted
+        cfg.ray.query_replicas = replicas
+        start_query_actor(str(args.store.resolve()), cfg, detached=False)
+        client = QueryClient.connect(cfg)
+        warm(client, users)
+        rows += measure(client, users, replicas, args.calls, args.concurrency)
     table = "\n".join(
         [
-            "| call | concurrent callers | calls | p50 ms | p95 ms | p99 ms |",
-            "|---|---|---|---|---|---|",
+            "| call | replicas | concurrent callers | calls | p50 ms | p95 ms | p99 ms |",
+            "|---|---|---|---|---|---|---|",
             *rows,
         ]
     )
@@ -158,29 +176,30 @@ def main() -> None:
     if prof:
         print(prof)
     if args.write:
-        write_report(args, cfg, table, build_seconds, prof)
+        write_report(args, table, prof)
     ray.shutdown()
 
 
-def write_report(
-    args: argparse.Namespace, cfg: Config, table: str, build_seconds: float | None, prof: str
-) -> None:
-    built = f"{build_seconds:.0f} s" if build_seconds is not None else "reused store"
+def write_report(args: argparse.Namespace, table: str, prof: str) -> None:
+    note = args.store / BUILD_NOTE
+    built = note.read_text() if note.exists() else "unknown (store built elsewhere)"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = [
         "# Query latency through the Ray query actors",
         "",
         f"{args.users} synthetic users × {args.sessions * args.turns} messages; "
-        f"{cfg.ray.query_replicas} replica(s); build: {built}. Times are end to end "
+        f"build (2-CPU local Ray): {built}. Times are end to end "
         "(driver thread → `ray.get` → actor → Lance), after warm-up.",
         "",
         table,
         "",
         "Command: `python -m benchmarks.query_latency "
         f"--users {args.users} --calls {args.calls} --concurrency {args.concurrency}"
-        f"{' --replicas ' + str(args.replicas) if args.replicas else ''}"
+        f" --replicas {' '.join(str(r) for r in args.replicas)}"
         f"{' --profile ' + str(args.profile) if args.profile else ''} --write`  ",
-        f"Machine: {platform.machine()}, {__import__('os').cpu_count()} cores, no GPU; "
-        f"Python {platform.python_version()}",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, no GPU; "
+        f"Python {platform.python_version()}; load average at the end (1, 5, 15 min): {load} "
+        "(other jobs shared the machine when this was above the core count)",
     ]
     if prof:
         lines += ["", "cProfile of in-process queries (cumulative):", "", "```", prof, "```"]

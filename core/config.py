@@ -178,6 +178,9 @@ class QueryConfig(Section):
     message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
     route_hits: int = Field(20, ge=0, description="top message hits whose trajectories join C_q")
     sure_hits: int = Field(5, ge=0, description="top hits admitted before any structure")
+    reply_hits: int = Field(
+        0, ge=0, description="hits ranked below this bring their thread's next turn with them"
+    )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"

@@ -81,6 +81,12 @@ class LanceMemoryReader:
         rows = self.store.rows("messages", user_id, "message_id", ids, columns=MESSAGE_COLUMNS)
         return [to_message_ref(r) for r in rows]
 
+    def claims_by_id(self, user_id: str, claim_ids: list[str]) -> list[Claim]:
+        if not claim_ids:
+            return []
+        rows = self.store.rows("claims", user_id, "claim_id", claim_ids)
+        return [to_record(Claim, r) for r in rows]
+
     def all_messages(self, user_id: str) -> list[MessageRef]:
         rows = self.store.rows("messages", user_id, columns=MESSAGE_COLUMNS)
         return [to_message_ref(r) for r in rows]

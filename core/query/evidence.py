@@ -8,6 +8,8 @@ lose its hits; it decides which messages *join* them. Order of admission:
 3. the remaining hits, in rank order;
 4. neighbours: the other turns of the snapshots those hits belong to, hits' snapshots
    first — a hit's own thread around it.
+In steps 1 and 3, a hit ranked below `reply_hits` whose trajectory was selected brings
+the next turn of its thread right after it (the reply that usually holds the answer).
 Whole messages only; a message that does not fit is skipped, smaller ones may follow.
 """
 
@@ -52,20 +54,37 @@ def expand_evidence(
     budget_tokens: int,
     sure_hits: int,
     rule: TokenConfig,
+    reply_hits: int = 0,
 ) -> Budget:
     """Admit messages in the order above; `neighbours` maps snapshot id → its messages."""
     budget = Budget(budget_tokens, rule)
     ranked = sorted(hits, key=lambda h: h.rank)
-    for hit in ranked[:sure_hits]:
+    chosen = set(selected)
+
+    def offer_hit(hit: Hit[MessageRef]) -> None:
         budget.offer(hit.record, "hit")
+        if hit.rank < reply_hits and hit.record.trajectory_id in chosen:
+            reply = _next_turn(hit.record, neighbours)
+            if reply is not None:
+                budget.offer(reply, "reply")
+
+    for hit in ranked[:sure_hits]:
+        offer_hit(hit)
     for trajectory_id in selected:
         best = next((h for h in ranked if h.record.trajectory_id == trajectory_id), None)
         if best is not None:
             budget.offer(best.record, "trajectory")
     for hit in ranked:
-        budget.offer(hit.record, "hit")
+        offer_hit(hit)
     for hit in ranked:
         if hit.record.trajectory_id in selected and hit.record.snapshot_id:
             for ref in neighbours.get(hit.record.snapshot_id, []):
                 budget.offer(ref, "thread")
     return budget
+
+
+def _next_turn(ref: MessageRef, neighbours: dict[str, list[MessageRef]]) -> MessageRef | None:
+    thread = neighbours.get(ref.snapshot_id or "", [])
+    turn = ref.message.turn_index
+    later = [r for r in thread if r.message.turn_index > turn]
+    return later[0] if later else None

@@ -17,7 +17,7 @@ from core.forest.evidence import history
 from core.query.evidence import Budget, expand_evidence
 from core.query.history import history_result, source_ids
 from core.query.localize import ForestCache, localize_result, pseudo_snapshot, pseudo_window
-from core.query.questions import QuestionInfo, analyze_question
+from core.query.questions import QuestionInfo, analyze_question, stems
 from core.query.reader import Hit, MemoryReader, MessageRef
 from core.query.result import (
     ClaimLine,
@@ -29,7 +29,7 @@ from core.query.result import (
     SelectedTrajectory,
 )
 from core.query.selection import Candidate, Scored, Targets, select_trajectories
-from core.records import Claim, Trajectory, WikiPage
+from core.records import Trajectory, WikiPage
 from core.tokens import count_tokens
 
 FACET_CUES = {
@@ -102,6 +102,7 @@ class QueryService:
             budget_tokens,
             self.cfg.query.sure_hits,
             self.cfg.tokens,
+            self.cfg.query.reply_hits,
         )
 
     def query(
@@ -238,16 +239,25 @@ class QueryService:
     def _claims(
         self, user_id: str, selected: list[str], info: QuestionInfo, budget: int
     ) -> tuple[list[ClaimLine], int]:
-        """Active claims on the selected trajectories that share words with the question;
-        a revised/deprecated one is shown with what replaced it."""
+        """Claims on the selected trajectories that share content words with the question
+        (beyond its subject), most overlapping first; a revised or deprecated claim is shown
+        with the claim that replaced it, so the answer uses the active value."""
         claims = self.reader.claims(user_id, selected)
-        by_id: dict[str, Claim] = {c.claim_id: c for c in claims}
-        lines, used = [], 0
-        relevant = [
-            c for c in claims if info.tokens & set(f"{c.subject} {c.attribute} {c.value}".split())
+        words = stems(info.tokens - info.entities)
+        scored = [
+            (len(words & stems(f"{c.attribute} {c.value} {c.text}".lower().split())), c)
+            for c in claims
         ]
-        for c in sorted(relevant, key=lambda c: (c.recorded_at, c.claim_id)):
-            successor = by_id.get(c.superseded_by or "")
+        relevant = [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
+        successors = {
+            c.claim_id: c
+            for c in self.reader.claims_by_id(
+                user_id, [c.superseded_by for c in relevant if c.superseded_by]
+            )
+        }
+        lines, used = [], 0
+        for c in relevant:
+            successor = successors.get(c.superseded_by or "")
             line = ClaimLine(
                 claim_id=c.claim_id,
                 text=c.text,

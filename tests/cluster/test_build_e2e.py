@@ -88,3 +88,18 @@ def test_ray_and_in_process_shards_agree(example_store, cfg: Config, tmp_path: P
         mine = {r["claim_id"]: r for r in local if r["user_id"] == user}
         assert mine.keys() == stored.keys()
         assert all(mine[c]["status"] == stored[c]["status"] for c in mine)
+
+
+def test_revised_fact_answers_with_the_active_value_and_flags_the_old(example_store, cfg) -> None:
+    from cluster.query_actor import open_service
+
+    store_dir, _ = example_store
+    result = open_service(str(store_dir), cfg).query("alice", "Where does Alice live now?")
+    lines = {c.text: c for c in result.claims}
+    old = [c for c in result.claims if "Portland" in c.text and c.status == "revised"]
+    assert old, list(lines)
+    assert old[0].replaced_by is not None and "Denver" in old[0].replaced_by
+    assert "alice-024" in result.cited_ids()  # the message that changed it is in the evidence
+    assert set().union(*(c.source_message_ids for c in result.claims)) <= {
+        r["message_id"] for r in LanceStore(store_dir).rows("messages", "alice")
+    }

@@ -19,6 +19,7 @@ import ray
 from cluster.build import run_build
 from cluster.http_server import start_http, stop_http
 from cluster.query_actor import replica_names, start_query_actor
+from cluster.query_client import QueryClient
 from core.config import Config, load_config
 from storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
@@ -170,6 +171,20 @@ def test_history_answers_with_the_callers_claims(base_url: str, built: tuple) ->
     assert set(history) == {"user_id", "about", "chains"}
     assert (history["user_id"], history["about"]) == ("alice", "marathon")
     assert message_ids_in(history) <= own_ids(store, "alice")
+
+
+def test_client_sends_the_next_call_to_the_idle_replica(base_url: str, cfg: Config) -> None:
+    client = QueryClient.connect(cfg)
+    assert len(client.replicas) == 2
+    busy = client._acquire()
+    assert client._acquire() == 1 - busy  # the other one: fewer calls in flight
+    client._release(1 - busy)
+    client._release(busy)
+    picks = []
+    for _ in range(4):
+        picks.append(client._acquire())
+        client._release(picks[-1])
+    assert picks in ([0, 1, 0, 1], [1, 0, 1, 0])  # with equal load, calls rotate
 
 
 @pytest.mark.parametrize(

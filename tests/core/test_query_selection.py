@@ -1,0 +1,101 @@
+"""S(T) and the evidence budget, pinned on hand-built candidates."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from core.config import QueryConfig, TokenConfig
+from core.query.evidence import expand_evidence
+from core.query.reader import Hit, MessageRef
+from core.query.selection import Candidate, Coverage, Targets, s_score, select_trajectories
+from core.records import Message
+
+CFG = QueryConfig()
+
+
+def test_second_pick_is_the_one_that_covers_a_new_entity() -> None:
+    t1 = Candidate("t1", 0.9, entities=frozenset({"caroline"}))
+    t2 = Candidate("t2", 0.8, entities=frozenset({"caroline"}))
+    t3 = Candidate("t3", 0.5, entities=frozenset({"melanie"}))
+    targets = Targets(entities=frozenset({"caroline", "melanie"}))
+    picked = select_trajectories([t2, t3, t1], targets, 3, CFG)
+    assert [s.candidate.trajectory_id for s in picked] == ["t1", "t3", "t2"]
+    # After t1: S(t2) = 0.8 + 0.9·0/2 − 0.10·(1 repeated entity / 1) = 0.70
+    #           S(t3) = 0.5 + 0.9·1/2 = 0.95  → t3 second, although its s_rank is lowest.
+    assert picked[1].total == pytest.approx(0.95)
+    assert picked[1].parts["entity"] == pytest.approx(0.45)
+    covered = Coverage()
+    covered.add(t1)
+    assert s_score(t2, targets, covered, CFG).total == pytest.approx(0.70)
+
+
+def test_every_term_of_s_with_its_spec_weight() -> None:
+    c = Candidate(
+        "t",
+        0.2,
+        entities=frozenset({"a", "b"}),
+        facets=frozenset({"date"}),
+        items=frozenset({"cat", "dog"}),
+        terms=frozenset({"pottery", "kiln", "x"}),
+        on_inventory=True,
+        has_count=True,
+        family=True,
+        cluster="root1",
+    )
+    targets = Targets(
+        entities=frozenset({"a", "z"}),
+        facets=frozenset({"date", "location"}),
+        items=frozenset({"cat", "dog", "fish", "bird"}),
+        terms=frozenset({"pottery", "kiln", "class", "when"}),
+        is_count=True,
+    )
+    covered = Coverage(entities={"b"}, clusters={"root1"})
+    s = s_score(c, targets, covered, CFG)
+    expected = {
+        "s_rank": 0.2,
+        "entity": 0.90 * 1 / 2,  # a is new and asked for; b is not asked for
+        "facet": 0.65 * 1 / 2,
+        "item": 0.30 * 2 / 4,
+        "term": 0.12 * 2 / 4,
+        "inventory": 0.18,
+        "count": 0.18,
+        "family": 0.75,
+        "redundancy": -0.10 * (1 / 2 + 1),  # b already covered, and the same cluster
+    }
+    assert s.parts == pytest.approx(expected)
+    assert s.total == pytest.approx(sum(expected.values()))
+    assert s_score(c, Targets(), Coverage(), CFG).parts["count"] == 0.0  # not a count question
+
+
+def _ref(mid: str, words: int, turn: int, snapshot: str, trajectory: str) -> MessageRef:
+    message = Message(
+        user_id="u",
+        conversation_id="c",
+        session_id="s",
+        message_id=mid,
+        turn_index=turn,
+        speaker="A",
+        role="user",
+        text=" ".join(["w"] * words),
+        timestamp=datetime(2024, 1, 1, tzinfo=UTC),
+    )
+    return MessageRef(message, snapshot, trajectory)
+
+
+def test_evidence_order_and_budget() -> None:
+    # tokens = ceil(1.3·words) + 4: 10 words → 17, 5 words → 11, 20 words → 30.
+    h0, h1 = _ref("h0", 10, 0, "s1", "t1"), _ref("h1", 20, 5, "s2", "t2")
+    h2, reply = _ref("h2", 5, 0, "s3", "t3"), _ref("r", 5, 1, "s1", "t1")
+    hits = [Hit(h0, 0, 1.0), Hit(h1, 1, 0.9), Hit(h2, 2, 0.8)]
+    neighbours = {"s1": [h0, reply]}
+    got = expand_evidence(hits, ["t1", "t3"], neighbours, 60, 1, TokenConfig(), reply_hits=1)
+    # h0 (17) + its reply (11); t1's best hit already in; t3's best h2 (11); h1 (30) > 60 − 39.
+    assert [a.ref.message.message_id for a in got.admitted] == ["h0", "r", "h2"]
+    assert [a.why for a in got.admitted] == ["hit", "reply", "trajectory"]
+    assert got.used == 39 <= 60
+    for budget in range(0, 80, 7):
+        b = expand_evidence(hits, ["t1"], neighbours, budget, 1, TokenConfig())
+        assert b.used <= budget
+        assert b.used == sum(a.tokens for a in b.admitted)
