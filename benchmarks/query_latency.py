@@ -182,7 +182,7 @@ def main() -> None:
 
 def write_report(args: argparse.Namespace, table: str, prof: str) -> None:
     note = args.store / BUILD_NOTE
-    built = note.read_text() if note.exists() else "unknown (store built elsewhere)"
+    built = note.read_text().strip() if note.exists() else "unknown (store built elsewhere)"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = [
         "# Query latency through the Ray query actors",

@@ -177,15 +177,16 @@ class QueryConfig(Section):
     top_pages: int = Field(8, ge=1, description="t: pages routed to")
     message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
     route_hits: int = Field(20, ge=0, description="top message hits whose trajectories join C_q")
-    sure_hits: int = Field(5, ge=0, description="top hits admitted before any structure")
     reply_hits: int = Field(
-        0, ge=0, description="hits ranked below this bring their thread's next turn with them"
+        30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
     )
-    claim_budget_share: float = Field(0.1, ge=0, lt=1, description="budget share for claims")
+    claim_budget_share: float = Field(
+        0.1, ge=0, lt=1, description="most of the budget that changed-belief lines may take"
+    )
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)
     w_entity: float = Field(0.90, description="weight of Δ_entity")

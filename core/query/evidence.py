@@ -2,14 +2,15 @@
 
 Flat hybrid retrieval is already strong (BENCHMARKS.md), so the structure must never
 lose its hits; it decides which messages *join* them. Order of admission:
-1. the top `sure_hits` message hits, in rank order;
-2. the best remaining hit of each selected trajectory, in selection order (diversity
-   across threads, which multi-hop questions need);
-3. the remaining hits, in rank order;
-4. neighbours: the other turns of the snapshots those hits belong to, hits' snapshots
-   first — a hit's own thread around it.
-In steps 1 and 3, a hit ranked below `reply_hits` whose trajectory was selected brings
-the next turn of its thread right after it (the reply that usually holds the answer).
+1. the message hits in rank order; a hit ranked below `reply_hits` whose trajectory was
+   selected brings the next turn of its thread right after it (the reply that usually
+   holds the answer);
+2. neighbours: the other turns of the snapshots of hits on selected trajectories, best
+   hits first — a hit's own thread around it.
+Measured on LoCoMo dev (benchmarks/results/locomo_dev.md): re-ordering hits for thread
+diversity (the best hit of each selected trajectory first) lost coverage at 1K tokens and
+gained nothing at 2.7K/4K, so the selection decides which messages join a hit, not the
+order of the hits themselves.
 Whole messages only; a message that does not fit is skipped, smaller ones may follow.
 """
 
@@ -52,7 +53,6 @@ def expand_evidence(
     selected: list[str],
     neighbours: dict[str, list[MessageRef]],
     budget_tokens: int,
-    sure_hits: int,
     rule: TokenConfig,
     reply_hits: int = 0,
 ) -> Budget:
@@ -68,12 +68,6 @@ def expand_evidence(
             if reply is not None:
                 budget.offer(reply, "reply")
 
-    for hit in ranked[:sure_hits]:
-        offer_hit(hit)
-    for trajectory_id in selected:
-        best = next((h for h in ranked if h.record.trajectory_id == trajectory_id), None)
-        if best is not None:
-            budget.offer(best.record, "trajectory")
     for hit in ranked:
         offer_hit(hit)
     for hit in ranked:

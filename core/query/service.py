@@ -100,7 +100,6 @@ class QueryService:
             route.selected_ids,
             self._neighbours(route.user_id, route.hits, set(route.selected_ids)),
             budget_tokens,
-            self.cfg.query.sure_hits,
             self.cfg.tokens,
             self.cfg.query.reply_hits,
         )
@@ -111,13 +110,17 @@ class QueryService:
         return self.answer(self.route(user_id, question, k), budget_tokens)
 
     def answer(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
-        """Step 3 for a routed question: evidence messages, then claims, within the budget."""
+        """Step 3 for a routed question: changed beliefs first (at most a small share of the
+        budget), then evidence messages in the rest."""
         qc = self.cfg.query
         budget_tokens = budget_tokens or qc.budget_tokens
-        budget = self.evidence_order(route, int(budget_tokens * (1 - qc.claim_budget_share)))
         claims, claim_tokens = self._claims(
-            route.user_id, route.selected_ids, route.info, budget_tokens - budget.used
+            route.user_id,
+            route.selected_ids,
+            route.info,
+            int(budget_tokens * qc.claim_budget_share),
         )
+        budget = self.evidence_order(route, budget_tokens - claim_tokens)
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
@@ -239,10 +242,11 @@ class QueryService:
     def _claims(
         self, user_id: str, selected: list[str], info: QuestionInfo, budget: int
     ) -> tuple[list[ClaimLine], int]:
-        """Claims on the selected trajectories that share content words with the question
-        (beyond its subject), most overlapping first; a revised or deprecated claim is shown
-        with the claim that replaced it, so the answer uses the active value."""
-        claims = self.reader.claims(user_id, selected)
+        """Revised or deprecated claims on the selected trajectories that share content words
+        with the question (beyond its subject), each with the claim that replaced it, so the
+        answer uses the active value and sees what changed. Active claims are not repeated:
+        their sentences are in the evidence messages already."""
+        claims = [c for c in self.reader.claims(user_id, selected) if c.status != "active"]
         words = stems(info.tokens - info.entities)
         scored = [
             (len(words & stems(f"{c.attribute} {c.value} {c.text}".lower().split())), c)

@@ -206,6 +206,8 @@ def test_bad_requests_get_json_errors(
 ) -> None:
     status, payload = call(f"{base_url}{path}", body)
     assert status == expected and payload
+    if expected == 400:  # the service's own message, one line, no traceback
+        assert payload["error"].endswith("is empty") and "\n" not in payload["error"]
 
 
 def test_malformed_json_is_a_422(base_url: str) -> None:

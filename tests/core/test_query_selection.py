@@ -90,12 +90,19 @@ def test_evidence_order_and_budget() -> None:
     h2, reply = _ref("h2", 5, 0, "s3", "t3"), _ref("r", 5, 1, "s1", "t1")
     hits = [Hit(h0, 0, 1.0), Hit(h1, 1, 0.9), Hit(h2, 2, 0.8)]
     neighbours = {"s1": [h0, reply]}
-    got = expand_evidence(hits, ["t1", "t3"], neighbours, 60, 1, TokenConfig(), reply_hits=1)
-    # h0 (17) + its reply (11); t1's best hit already in; t3's best h2 (11); h1 (30) > 60 − 39.
-    assert [a.ref.message.message_id for a in got.admitted] == ["h0", "r", "h2"]
-    assert [a.why for a in got.admitted] == ["hit", "reply", "trajectory"]
-    assert got.used == 39 <= 60
+    got = expand_evidence(hits, ["t1", "t3"], neighbours, 60, TokenConfig(), reply_hits=1)
+    # h0 (17) + its reply (11), then h1 (30): 58; h2 (11) no longer fits.
+    assert [a.ref.message.message_id for a in got.admitted] == ["h0", "r", "h1"]
+    assert [a.why for a in got.admitted] == ["hit", "reply", "hit"]
+    assert got.used == 58 <= 60
+    # Without replies the hits keep their rank order and the reply joins as a neighbour.
+    plain = expand_evidence(hits, ["t1"], neighbours, 100, TokenConfig())
+    assert [a.ref.message.message_id for a in plain.admitted] == ["h0", "h1", "h2", "r"]
+    assert [a.why for a in plain.admitted] == ["hit", "hit", "hit", "thread"]
+    # A hit on a trajectory that was not selected brings no reply.
+    unselected = expand_evidence(hits, ["t3"], neighbours, 100, TokenConfig(), reply_hits=3)
+    assert "reply" not in [a.why for a in unselected.admitted]
     for budget in range(0, 80, 7):
-        b = expand_evidence(hits, ["t1"], neighbours, budget, 1, TokenConfig())
+        b = expand_evidence(hits, ["t1"], neighbours, budget, TokenConfig(), reply_hits=3)
         assert b.used <= budget
         assert b.used == sum(a.tokens for a in b.admitted)
