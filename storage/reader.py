@@ -81,6 +81,14 @@ class LanceMemoryReader:
         rows = self.store.rows("messages", user_id, "message_id", ids, columns=MESSAGE_COLUMNS)
         return [to_message_ref(r) for r in rows]
 
+    def messages_in_snapshots(self, user_id: str, snapshot_ids: list[str]) -> list[MessageRef]:
+        if not snapshot_ids:
+            return []
+        rows = self.store.rows(
+            "messages", user_id, "snapshot_id", snapshot_ids, columns=MESSAGE_COLUMNS
+        )
+        return [to_message_ref(r) for r in rows]
+
     def claims_by_id(self, user_id: str, claim_ids: list[str]) -> list[Claim]:
         if not claim_ids:
             return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -68,6 +69,7 @@ class Route:
 class QueryService:
     def __init__(self, reader: MemoryReader, embedder: Embedder, cfg: Config) -> None:
         self.reader, self.embedder, self.cfg = reader, embedder, cfg
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arborwiki-search")
 
     def route(
         self, user_id: str, question: str, k: int | None = None, use_pages: bool = True
@@ -79,10 +81,14 @@ class QueryService:
             raise ValueError("question is empty")
         qc = self.cfg.query
         vector = np.asarray(self.embedder.embed([question])[0]).tolist()
-        pages = (
-            self.reader.search_pages(user_id, question, vector, qc.top_pages) if use_pages else []
+        # The two searches are independent: run them side by side (Lance releases the GIL).
+        pages_future = (
+            self._pool.submit(self.reader.search_pages, user_id, question, vector, qc.top_pages)
+            if use_pages
+            else None
         )
         hits = self.reader.search_messages(user_id, question, vector, qc.message_hits)
+        pages = pages_future.result() if pages_future else []
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
             h.record.trajectory_id for h in hits[: qc.route_hits] if h.record.trajectory_id
@@ -228,15 +234,11 @@ class QueryService:
                 if h.record.snapshot_id and h.record.trajectory_id in selected
             }
         )
-        snapshots = self.reader.snapshots(user_id, snapshot_ids)
-        refs = {
-            r.message.message_id: r
-            for r in self.reader.messages(user_id, [m for s in snapshots for m in s.message_ids])
-        }
-        grouped: dict[str, list[MessageRef]] = {}
-        for snapshot in snapshots:
-            members = [refs[m] for m in snapshot.message_ids if m in refs]
-            grouped[snapshot.snapshot_id] = sorted(members, key=lambda r: r.message.turn_index)
+        grouped: dict[str, list[MessageRef]] = defaultdict(list)
+        for ref in self.reader.messages_in_snapshots(user_id, snapshot_ids):
+            grouped[ref.snapshot_id or ""].append(ref)
+        for members in grouped.values():
+            members.sort(key=lambda r: r.message.turn_index)
         return grouped
 
     def _claims(
