@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from core.config import LifecycleConfig
-from core.extract.lexicon import STOP_WORDS
 from core.records import Claim, EvidenceItem, EvidenceKind, Snapshot, stable_id
+from core.words import stems
 
 EVENT_FACETS = ("event_type",)
 ARTIFACT_WORDS = frozenset(
@@ -45,15 +45,6 @@ STATE_WORDS = frozenset(["lives", "works", "living", "working", "moved", "status
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
-
-
-def _stems(text: str) -> set[str]:
-    """Content words with a plural/3rd-person "s" dropped, so "live" finds "lives in"."""
-    return {
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-        for w in _words(text)
-        if w not in STOP_WORDS
-    }
 
 
 def evidence_kind(claim: Claim, snapshot: Snapshot | None) -> EvidenceKind:
@@ -103,12 +94,12 @@ def history(claims: list[Claim], about: str) -> list[list[Claim]]:
     chains are followed through supersedes/superseded_by, so the whole story of a belief
     comes back even if only its latest wording matches. Chains are ordered by start time.
     """
-    query = _stems(about)
+    query = stems(about)
     by_id = {c.claim_id: c for c in claims}
     chains: dict[str, list[Claim]] = {}
     for claim in claims:
         text = f"{claim.text} {claim.subject} {claim.attribute} {claim.value}"
-        if not query & _stems(text):
+        if not query & stems(text):
             continue
         head = claim
         while head.supersedes in by_id and head.supersedes is not None:

@@ -9,29 +9,22 @@ are kept in a small LRU keyed by the trajectories table version (a rebuild moves
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from datetime import datetime
 
 from core.config import Config
 from core.embedding import Embedder
 from core.extract.base import Extractor, to_snapshot
-from core.extract.lexicon import STOP_WORDS
 from core.forest.forest import Forest
 from core.forest.placement import Placement
 from core.query.reader import MemoryReader
 from core.query.result import CrossEvidence, LocalizeResult, PathStep
 from core.records import EvidenceItem, Message, Snapshot, Window, stable_id
+from core.words import content_words
 
 ONLINE_SESSION = "online"
 FOREST_CACHE_SIZE = 32
 CROSS_BRANCH_EVIDENCE = 8
-_WORD = re.compile(r"\w+")
-
-
-def content_words(text: str) -> set[str]:
-    """Lower-cased words minus stop words: what 'shares words with the turn' compares."""
-    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and len(w) > 1}
 
 
 def pseudo_window(user_id: str, turn_text: str, now: datetime) -> Window:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
@@ -44,12 +43,3 @@ def analyze_question(text: str, known_entities: frozenset[str] = frozenset()) ->
         is_list=bool(_LIST.search(text)),
         entities=entities,
     )
-
-
-def stems(words: Iterable[str]) -> set[str]:
-    """Words with a plural/3rd-person "s" dropped ("lives" ~ "live"), stop words removed."""
-    return {
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-        for w in (x.strip(".,!?;:'\"()") for x in words)
-        if w and w not in STOP
-    }

@@ -18,7 +18,7 @@ from core.forest.evidence import history
 from core.query.evidence import Budget, expand_evidence
 from core.query.history import history_result, source_ids
 from core.query.localize import ForestCache, localize_result, pseudo_snapshot, pseudo_window
-from core.query.questions import QuestionInfo, analyze_question, stems
+from core.query.questions import QuestionInfo, analyze_question
 from core.query.reader import Hit, MemoryReader, MessageRef
 from core.query.result import (
     ClaimLine,
@@ -32,6 +32,7 @@ from core.query.result import (
 from core.query.selection import Candidate, Scored, Targets, select_trajectories
 from core.records import Trajectory, WikiPage
 from core.tokens import count_tokens
+from core.words import stems
 
 FACET_CUES = {
     "date": ("when", "date", "year", "month", "day"),
@@ -249,11 +250,8 @@ class QueryService:
         answer uses the active value and sees what changed. Active claims are not repeated:
         their sentences are in the evidence messages already."""
         claims = [c for c in self.reader.claims(user_id, selected) if c.status != "active"]
-        words = stems(info.tokens - info.entities)
-        scored = [
-            (len(words & stems(f"{c.attribute} {c.value} {c.text}".lower().split())), c)
-            for c in claims
-        ]
+        words = stems(" ".join(info.tokens - info.entities))
+        scored = [(len(words & stems(f"{c.attribute} {c.value} {c.text}")), c) for c in claims]
         relevant = [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
         successors = {
             c.claim_id: c

@@ -14,7 +14,7 @@ import pytest
 from core.config import Config, load_config
 from core.embedding import load_embedder
 from core.forest.forest import Forest
-from core.query.localize import content_words, cross_branch_evidence, pseudo_window
+from core.query.localize import cross_branch_evidence, pseudo_window
 from core.query.reader import MessageRef
 from core.query.service import QueryService
 from core.records import (
@@ -26,6 +26,7 @@ from core.records import (
     Trajectory,
     stable_id,
 )
+from core.words import content_words
 from tests.core.forest_builders import chain_nodes, snap
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
