@@ -106,7 +106,6 @@ class LifecycleConfig(Section):
             "lives in",
             "works as",
             "works at",
-            "is",
             "name is",
             "is named",
             "goal is",

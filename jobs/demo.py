@@ -14,7 +14,7 @@ from jobs.build import build
 from jobs.render import render_result
 
 
-def demo(examples: Path, store: str, cfg: Config, budget_tokens: int = 200) -> None:
+def demo(examples: Path, store: str, cfg: Config, budget_tokens: int = 500) -> None:
     """A small budget, so each answer shows the few messages that matter most."""
     started = time.time()
     summary = build(str(examples / "sample_archive.jsonl"), store, cfg)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.query.result import ClaimLine
+
 
 def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
     """Pages routed, trajectories chosen, and evidence lines with [message_id] citations."""
@@ -18,7 +20,6 @@ def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
     if len(evidence) > max_evidence:
         lines.append(f"  … {len(evidence) - max_evidence} more evidence messages")
     for c in result["claims"][:3]:
-        flag = f"  (revised → {c['replaced_by']})" if c["replaced_by"] else ""
-        lines.append(f"  claim [{', '.join(c['source_message_ids'])}] {c['text']}{flag}")
+        lines.append("  changed: " + ClaimLine.model_validate(c).render())
     lines.append(f"  context tokens: {result['context_tokens']}")
     return "\n".join(lines)

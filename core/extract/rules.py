@@ -148,6 +148,20 @@ def _facets(
     return [FacetDraft(key=key, value=value) for key, value in unique]
 
 
+ROLE_WORDS = frozenset({"user", "assistant", "system", "other", "bot"})
+
+
+def _named(message: Message) -> bool:
+    """A speaker is an entity only when it names someone: not an assistant, a role word or
+    the memory owner's id (an archive often has "user"/"assistant" as speakers)."""
+    speaker = message.speaker.strip().lower()
+    return (
+        message.role != "assistant"
+        and speaker not in ROLE_WORDS
+        and speaker != message.user_id.lower()
+    )
+
+
 class RuleExtractor:
     """Regex + lexicon extraction; same input, same output; no model, no I/O."""
 
@@ -162,7 +176,7 @@ class RuleExtractor:
     def extract_one(self, window: Window) -> SnapshotDraft:
         turns = [Turn.of(m) for m in window.messages]
         texts = [turn.visible for turn in turns]
-        names = Names.of(list(dict.fromkeys(m.speaker for m in window.messages)))
+        names = Names.of(list(dict.fromkeys(m.speaker for m in window.messages if _named(m))))
         mentions = find_mentions(texts)
         people = persons(texts, names)
         places = locations(texts, names, people)

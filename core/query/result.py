@@ -33,11 +33,20 @@ class EvidenceMessage(BaseModel):
 
 
 class ClaimLine(BaseModel):
+    """A changed belief in compact form: "alice lives in Portland" → "alice lives in Denver"."""
+
     claim_id: str
     text: str
     status: str
     source_message_ids: list[str]
     replaced_by: str | None = None
+    replaced_by_message_ids: list[str] = []
+
+    def render(self) -> str:
+        line = f"[{', '.join(self.source_message_ids)}] {self.text} ({self.status}"
+        if self.replaced_by:
+            line += f" → {self.replaced_by} [{', '.join(self.replaced_by_message_ids)}]"
+        return line + ")"
 
 
 class QueryResult(BaseModel):
@@ -59,9 +68,7 @@ class QueryResult(BaseModel):
         for e in self.evidence:
             lines.append(f"  [{e.message_id}] {e.timestamp:%Y-%m-%d} {e.speaker}: {e.text}")
         for c in self.claims:
-            flag = f" (revised → {c.replaced_by})" if c.replaced_by else ""
-            cites = ",".join(c.source_message_ids)
-            lines.append(f"  claim [{cites}] {c.text}{flag}")
+            lines.append(f"  changed: {c.render()}")
         return "\n".join(lines)
 
 

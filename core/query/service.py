@@ -30,7 +30,7 @@ from core.query.result import (
     SelectedTrajectory,
 )
 from core.query.selection import Candidate, Scored, Targets, select_trajectories
-from core.records import Trajectory, WikiPage
+from core.records import Claim, Trajectory, WikiPage
 from core.tokens import count_tokens
 from core.words import stems
 
@@ -45,6 +45,11 @@ FACET_CUES = {
 def _facet_targets(question: str) -> frozenset[str]:
     lowered = question.lower()
     return frozenset(k for k, cues in FACET_CUES.items() if any(c in lowered for c in cues))
+
+
+def _compact(claim: Claim) -> str:
+    when = f" ({claim.event_time or claim.recorded_at.date()})"
+    return f"{claim.subject} {claim.attribute} {claim.value}{when}"
 
 
 @dataclass(frozen=True)
@@ -264,10 +269,11 @@ class QueryService:
             successor = successors.get(c.superseded_by or "")
             line = ClaimLine(
                 claim_id=c.claim_id,
-                text=c.text,
+                text=_compact(c),
                 status=c.status,
                 source_message_ids=c.source_message_ids,
-                replaced_by=successor.text if successor else None,
+                replaced_by=_compact(successor) if successor else None,
+                replaced_by_message_ids=successor.source_message_ids if successor else [],
             )
             cost = count_tokens(line.text + (line.replaced_by or ""), self.cfg.tokens)
             if used + cost > budget:
