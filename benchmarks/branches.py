@@ -152,11 +152,11 @@ def evaluate(data: list[UserData], cfg: AttachConfig) -> dict[str, float]:
     }
 
 
-JUDGE_GRID = [round(x, 3) for x in np.arange(0.50, 0.851, 0.05)]
+JUDGE_GRID = [round(x, 3) for x in np.arange(0.30, 0.851, 0.05)]
 CONT_BELOW_JUDGE = [0.20, 0.10, 0.05, 0.0]  # continuation bar = judge − this (a lower bar)
 FORK_MARGINS = [0.05, 0.10, 0.20]
 GRID_TEXT = (
-    "judge 0.50–0.85 step 0.05 × continuation = judge − {0.20, 0.10, 0.05, 0} × "
+    "judge 0.30–0.85 step 0.05 × continuation = judge − {0.20, 0.10, 0.05, 0} × "
     "fork_margin {0.05, 0.10, 0.20}, max ARI then purity"
 )
 
