@@ -1,0 +1,127 @@
+"""Query → prompt → generate → parse → check, with one rewritten-query retry (SPEC §6.4).
+
+The LLM is only a `generate` callable (chat requests in, texts out, same order), built
+from `AnswerConfig` over the shared OpenAI-compatible HTTP client or a vLLM engine, so
+tests can drive the whole loop on CPU with a scripted model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.answer.check import CheckedAnswer, abstention, check_answer
+from core.answer.prompt import (
+    AnswerParseError,
+    build_answer_messages,
+    parse_answer,
+    parse_rewrite,
+    rewrite_query_messages,
+)
+from core.answer.schema import answer_schema
+from core.config import AnswerConfig
+from core.query.result import QueryResult
+from core.query.service import QueryService
+
+ChatMessages = list[dict[str, str]]
+Generate = Callable[[list[ChatMessages]], list[str]]
+
+
+class AnsweredQuery(BaseModel):
+    """The evidence the answer was checked against, and the checked answer."""
+
+    result: QueryResult
+    answer: CheckedAnswer
+    rewritten_query: str | None = None
+
+
+def http_generate(cfg: AnswerConfig, api_key: str | None = None, **endpoint: Any) -> Generate:
+    """Generate over an OpenAI-compatible endpoint, constrained to the AnswerDraft schema."""
+    from core.extract.chat_http import ChatEndpoint, json_schema_format
+
+    client = ChatEndpoint(
+        cfg.base_url,
+        cfg.model,
+        cfg.temperature,
+        cfg.max_tokens,
+        cfg.max_retries,
+        json_schema_format("answer_draft", answer_schema()),
+        api_key,
+        **endpoint,
+    )
+    return lambda requests: [client.complete(messages) for messages in requests]
+
+
+def vllm_generate(cfg: AnswerConfig, llm: Any | None = None, **engine_kwargs: Any) -> Generate:
+    """Generate with an in-process vLLM engine (built once here unless one is passed)."""
+    from core.extract.vllm_backend import build_llm, schema_sampling_params
+
+    engine = (
+        llm if llm is not None else build_llm(cfg.model, cfg.tensor_parallel_size, **engine_kwargs)
+    )
+    params = schema_sampling_params(answer_schema(), cfg.temperature, cfg.max_tokens)
+
+    def generate(requests: list[ChatMessages]) -> list[str]:
+        outputs = engine.chat(requests, params, use_tqdm=False)
+        if len(outputs) != len(requests):
+            raise RuntimeError(f"{len(requests)} requests, {len(outputs)} outputs")
+        return [out.outputs[0].text for out in outputs]
+
+    return generate
+
+
+def build_generate(cfg: AnswerConfig) -> Generate:
+    if cfg.backend == "openai":
+        return http_generate(cfg)
+    if cfg.backend == "vllm":
+        return vllm_generate(cfg)
+    raise ValueError("answer.backend is 'none': no LLM is configured to answer")
+
+
+class Answerer:
+    def __init__(self, cfg: AnswerConfig, generate: Generate | None = None) -> None:
+        self.cfg = cfg
+        self.generate = generate if generate is not None else build_generate(cfg)
+
+    def _ask_one(self, messages: ChatMessages) -> str:
+        outputs = self.generate([messages])
+        if len(outputs) != 1:
+            raise RuntimeError(f"generate returned {len(outputs)} outputs for 1 request")
+        return outputs[0]
+
+    def _attempt(self, result: QueryResult) -> tuple[CheckedAnswer, bool]:
+        """One answer over E_q, and whether the output parsed (a format failure is not
+        missing evidence, so it abstains with the reason instead of re-querying)."""
+        try:
+            draft = parse_answer(self._ask_one(build_answer_messages(result)))
+        except AnswerParseError as err:
+            return abstention(f"unusable model output: {err}"), False
+        return check_answer(draft, result), True
+
+    def answer_result(self, result: QueryResult) -> CheckedAnswer:
+        return self._attempt(result)[0]
+
+    def answer(
+        self,
+        service: QueryService,
+        user_id: str,
+        question: str,
+        k: int | None = None,
+        budget: int | None = None,
+    ) -> AnsweredQuery:
+        result = service.query(user_id, question, k, budget)
+        checked, parsed = self._attempt(result)
+        if checked.supported or not parsed or not self.cfg.retry_on_missing:
+            return AnsweredQuery(result=result, answer=checked)
+        rewritten = parse_rewrite(self._ask_one(rewrite_query_messages(question)))
+        if not rewritten or rewritten.lower() == question.strip().lower():
+            return AnsweredQuery(result=result, answer=checked)
+        # Evidence for the rewritten query, but the model still answers the user's question.
+        retry = service.query(user_id, rewritten, k, budget).model_copy(
+            update={"question": question}
+        )
+        return AnsweredQuery(
+            result=retry, answer=self.answer_result(retry), rewritten_query=rewritten
+        )
