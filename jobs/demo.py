@@ -6,9 +6,8 @@ import json
 import time
 from pathlib import Path
 
-import ray
-
-from cluster.query_actor import start_query_actor
+from cluster.query_actor import start_query_replicas
+from cluster.query_client import QueryClient
 from core.config import Config
 from jobs.build import build
 from jobs.render import render_result
@@ -18,11 +17,11 @@ def demo(examples: Path, store: str, cfg: Config, budget_tokens: int = 500) -> N
     """A small budget, so each answer shows the few messages that matter most."""
     started = time.time()
     summary = build(str(examples / "sample_archive.jsonl"), store, cfg)
-    actor = start_query_actor(str(Path(store).resolve()), cfg, detached=False)
+    client = QueryClient(start_query_replicas(str(Path(store).resolve()), cfg, detached=False))
     questions = json.loads((examples / "questions.json").read_text())
     cited = 0
     for q in questions:
-        result = ray.get(actor.query.remote(q["user_id"], q["question"], None, budget_tokens))
+        result = client.query(q["user_id"], q["question"], None, budget_tokens)
         cited += len(result["evidence"])
         print(render_result(result, max_evidence=4))
         print()
