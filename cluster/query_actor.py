@@ -11,6 +11,7 @@ from typing import Any
 
 import ray
 
+from core.answer.answerer import Answerer
 from core.config import Config
 from core.embedding import load_embedder
 from core.query.service import QueryService
@@ -35,12 +36,28 @@ class QueryActor:
     def __init__(
         self, store_path: str, cfg: Config, refresh_seconds: float = DEFAULT_REFRESH_SECONDS
     ) -> None:
+        self.cfg = cfg
         self.service = open_service(store_path, cfg, refresh_seconds)
+        self._answerer: Answerer | None = None
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> dict[str, Any]:
         return self.service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
+
+    def ask(
+        self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
+    ) -> dict[str, Any]:
+        """SPEC §6.4: query, answer with the configured LLM, check citations and numbers."""
+        if self.cfg.answer.backend == "none":
+            raise ValueError(
+                "answer.backend is 'none': set answer.backend=openai or vllm to get answers, "
+                "or use query() and hand the cited evidence to your own model"
+            )
+        if self._answerer is None:  # built on first use: a vLLM engine is slow to start
+            self._answerer = Answerer(self.cfg.answer)
+        answered = self._answerer.answer(self.service, user_id, question, k, budget_tokens)
+        return answered.model_dump(mode="json")
 
     def localize(self, user_id: str, turn_text: str) -> dict[str, Any]:
         return self.service.localize(user_id, turn_text).model_dump(mode="json")

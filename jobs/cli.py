@@ -54,15 +54,28 @@ def query_cmd(
     budget: int | None = typer.Option(None, help="evidence token budget"),
     local: bool = typer.Option(False, "--local", help="run in-process instead of via the actor"),
     as_json: bool = typer.Option(False, "--json", help="print the full result as JSON"),
+    answer: bool = typer.Option(
+        False, "--answer", help="also answer with the configured LLM (answer.backend), checked"
+    ),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
-    """Ask one user's memory a question; prints cited evidence."""
+    """Ask one user's memory a question; prints cited evidence (and a checked answer)."""
     from jobs.query import ask
     from jobs.render import render_result
 
-    result = ask(store, user, question, k, budget, local, config_from(config, set))
-    print(json.dumps(result, indent=2) if as_json else render_result(result))
+    result = ask(store, user, question, k, budget, local, config_from(config, set), answer)
+    if as_json:
+        print(json.dumps(result, indent=2))
+    elif answer:
+        from core.answer.check import CheckedAnswer
+
+        print(render_result(result["result"]))
+        print(CheckedAnswer.model_validate(result["answer"]).render())
+        if result.get("rewritten_query"):
+            print(f"  rewritten query: {result['rewritten_query']}")
+    else:
+        print(render_result(result))
 
 
 @app.command("demo")

@@ -15,15 +15,25 @@ def ask(
     budget: int | None,
     local: bool,
     cfg: Config,
+    answer: bool = False,
 ) -> dict[str, Any]:
+    """The query result, or with `answer` the checked LLM answer and its evidence
+    ({"result": ..., "answer": ..., "rewritten_query": ...})."""
+    if answer and cfg.answer.backend == "none":
+        raise ValueError("--answer needs an LLM: set answer.backend=openai or vllm")
     if local:
         from cluster.query_actor import open_service
 
-        return open_service(store, cfg).query(user_id, question, k, budget).model_dump(mode="json")
-    import ray
+        service = open_service(store, cfg)
+        if answer:
+            from core.answer.answerer import Answerer
 
-    from cluster.query_actor import get_query_actor
+            answered = Answerer(cfg.answer).answer(service, user_id, question, k, budget)
+            return answered.model_dump(mode="json")
+        return service.query(user_id, question, k, budget).model_dump(mode="json")
+
+    from cluster.query_client import QueryClient
     from cluster.runtime import start_ray
 
     start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
-    return ray.get(get_query_actor(cfg).query.remote(user_id, question, k, budget))
+    return QueryClient.connect(cfg).call("ask" if answer else "query", user_id, question, k, budget)

@@ -1,0 +1,307 @@
+"""SPEC §6.4: the deterministic answer check, and the answer loop on a real QueryService.
+
+The model is a scripted `generate` (or a stdlib HTTP server playing an OpenAI-compatible
+endpoint); storage is `WordReader`, an in-memory MemoryReader (a double of storage only).
+Query routing, evidence expansion, prompts, parsing and the check are the real code.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from core.answer.answerer import Answerer
+from core.answer.check import check_answer
+from core.answer.prompt import REWRITE_SYSTEM, rewrite_query_messages
+from core.answer.schema import AnswerDraft
+from core.config import AnswerConfig, Config
+from core.embedding import load_embedder
+from core.query.reader import Hit, MessageRef
+from core.query.result import ClaimLine, EvidenceMessage, QueryResult
+from core.query.service import QueryService
+from core.records import Message
+
+TEXTS = {
+    "m1": "I adopted two cats, Miso and Tofu, last spring.",
+    "m2": "My rent in Denver is 1,450 dollars a month.",
+    "m3": "I went hiking at Red Rocks with my sister.",
+}
+
+
+def message(mid: str, day: int) -> Message:
+    return Message(
+        user_id="u1",
+        conversation_id="c1",
+        session_id="s1",
+        message_id=mid,
+        turn_index=day,
+        speaker="alice",
+        role="user",
+        text=TEXTS[mid],
+        timestamp=datetime(2024, 3, day, tzinfo=UTC),
+    )
+
+
+MESSAGES = [message("m1", 1), message("m2", 5), message("m3", 7)]
+
+
+def evidence(m: Message) -> EvidenceMessage:
+    return EvidenceMessage(
+        message_id=m.message_id,
+        speaker=m.speaker,
+        timestamp=m.timestamp,
+        text=m.text,
+        trajectory_id=None,
+        why="hit",
+    )
+
+
+def hand_result() -> QueryResult:
+    """m1, m2 as evidence; a changed belief m0 (Portland) → m3 (Denver) as claim c1."""
+    claim = ClaimLine(
+        claim_id="c1",
+        text="alice lives in Portland (2023-06-01)",
+        status="revised",
+        source_message_ids=["m0"],
+        replaced_by="alice lives in Denver (2024-02-01)",
+        replaced_by_message_ids=["m3"],
+    )
+    return QueryResult(
+        user_id="u1",
+        question="q",
+        pages=[],
+        candidate_trajectories=0,
+        trajectories=[],
+        evidence=[evidence(MESSAGES[0]), evidence(MESSAGES[1])],
+        claims=[claim],
+        context_tokens=0,
+    )
+
+
+def draft(
+    answer: str, cited: list[str], items: list[str] = (), abstain: bool = False
+) -> AnswerDraft:
+    return AnswerDraft(
+        answer=answer,
+        cited_ids=cited,
+        counted_items=list(items),
+        uncertainty="low",
+        abstain=abstain,
+    )
+
+
+# ---- check_answer -----------------------------------------------------------------------
+
+
+def test_invalid_ids_are_dropped_from_list_and_text() -> None:
+    checked = check_answer(draft("Miso and Tofu [m1, m99] [zz].", ["m1", "m42"]), hand_result())
+    assert checked.text == "Miso and Tofu [m1]."
+    assert checked.cited_ids == ["m1"]
+    assert checked.dropped_ids == ["m42", "m99", "zz"]
+    assert (checked.supported, checked.abstained, checked.uncertainty) == (True, False, "low")
+
+
+def test_claim_sources_and_claim_ids_are_valid_citations() -> None:
+    checked = check_answer(draft("Denver [m3], before Portland [m0].", ["c1"]), hand_result())
+    assert checked.cited_ids == ["c1", "m3", "m0"]
+    assert checked.dropped_ids == []
+
+
+def test_unsupported_number_is_stripped_supported_ones_kept() -> None:
+    answer = "Rent is 1,500 dollars, 1450 per month since 2024-03-05 (2024) [m2]."
+    checked = check_answer(draft(answer, ["m2"]), hand_result())
+    assert checked.text == "Rent is ? dollars, 1450 per month since 2024-03-05 (2024) [m2]."
+    assert checked.stripped_numbers == ["1,500"]
+
+
+def test_claim_dates_support_numbers_and_ids_are_not_numbers() -> None:
+    answer = "Moved on 2024-02-01 after 2023 [m3]; 7 years."
+    checked = check_answer(draft(answer, []), hand_result())
+    assert checked.text == "Moved on 2024-02-01 after 2023 [m3]; ? years."
+    assert checked.stripped_numbers == ["7"]
+
+
+def test_a_count_is_supported_only_by_grounded_counted_items() -> None:
+    grounded = check_answer(draft("2 cats [m1].", ["m1"], ["Miso", "Tofu"]), hand_result())
+    assert (grounded.text, grounded.stripped_numbers) == ("2 cats [m1].", [])
+    invented = check_answer(draft("2 cats [m1].", ["m1"], ["Miso", "Rex"]), hand_result())
+    assert (invented.text, invented.stripped_numbers) == ("? cats [m1].", ["2"])
+
+
+def test_abstains_when_nothing_valid_is_cited_or_the_model_abstains() -> None:
+    checked = check_answer(draft("In Boston [m99].", ["m99"]), hand_result())
+    assert checked.text == "In Boston."
+    assert (checked.supported, checked.abstained, checked.uncertainty) == (False, True, "high")
+    assert checked.reason == "no valid citation (dropped: m99)"
+    declined = check_answer(draft("not in the evidence", ["m1"], abstain=True), hand_result())
+    assert (declined.supported, declined.abstained) == (True, True)
+
+
+# ---- the answer loop on a real QueryService ---------------------------------------------
+
+
+class WordReader:
+    """Message search by shared lowercase words (rank = most shared first); no pages,
+    trajectories or claims: enough storage for the query path to run for real."""
+
+    def search_messages(self, user_id, text, vector, limit, mode="hybrid"):  # noqa: ANN001, ANN201
+        words = set(text.lower().split())
+        scored = [(len(words & set(m.text.lower().split())), m) for m in MESSAGES]
+        ranked = [m for n, m in sorted(scored, key=lambda p: -p[0]) if n and m.user_id == user_id]
+        return [Hit(MessageRef(m, None, None), i, 1.0) for i, m in enumerate(ranked[:limit])]
+
+    def search_pages(self, user_id, text, vector, limit):  # noqa: ANN001, ANN201
+        return []
+
+    def trajectories(self, user_id, ids):  # noqa: ANN001, ANN201
+        return []
+
+    def messages_in_snapshots(self, user_id, snapshot_ids):  # noqa: ANN001, ANN201
+        return []
+
+    def claims(self, user_id, trajectory_ids):  # noqa: ANN001, ANN201
+        return []
+
+    def claims_by_id(self, user_id, claim_ids):  # noqa: ANN001, ANN201
+        return []
+
+
+@pytest.fixture(scope="module")
+def service() -> QueryService:
+    cfg = Config()
+    return QueryService(WordReader(), load_embedder(cfg.embed.model_path), cfg)  # type: ignore[arg-type]
+
+
+class Script:
+    """The model: plays `replies` in order and records every request it was sent."""
+
+    def __init__(self, *replies: str) -> None:
+        self.replies = list(replies)
+        self.requests: list[list[dict[str, str]]] = []
+
+    def __call__(self, requests: list[list[dict[str, str]]]) -> list[str]:
+        self.requests.extend(requests)
+        return [self.replies.pop(0) for _ in requests]
+
+
+def reply(answer: str, cited: list[str], abstain: bool = False) -> str:
+    return draft(answer, cited, abstain=abstain).model_dump_json()
+
+
+def test_valid_answer_is_checked_against_the_query_evidence(service: QueryService) -> None:
+    model = Script(reply("It is 1,450 dollars [m2].", ["m2"]))
+    answered = Answerer(AnswerConfig(), model).answer(service, "u1", "rent in denver")
+    assert [e.message_id for e in answered.result.evidence] == ["m2"]
+    assert answered.answer.text == "It is 1,450 dollars [m2]."
+    assert (answered.answer.supported, answered.answer.abstained) == (True, False)
+    assert answered.rewritten_query is None
+    (request,) = model.requests
+    assert (
+        "[m2] 2024-03-05 alice: My rent in Denver is 1,450 dollars a month."
+        in (request[1]["content"])
+    )
+
+
+def test_invalid_json_abstains_without_retry(service: QueryService) -> None:
+    model = Script("not json at all")
+    answered = Answerer(AnswerConfig(), model).answer(service, "u1", "rent in denver")
+    assert answered.answer.abstained and not answered.answer.supported
+    assert answered.answer.reason.startswith("unusable model output: output is not valid JSON")
+    assert len(model.requests) == 1
+
+
+def test_no_valid_citation_retries_once_with_rewritten_query(service: QueryService) -> None:
+    question = "which pets does she keep"
+    model = Script(
+        reply("A dog [m9].", ["m9"]),
+        reply("cats adopted", []),
+        reply("Two cats [m7].", ["m7"]),
+    )
+    answered = Answerer(AnswerConfig(), model).answer(service, "u1", question)
+    assert len(model.requests) == 3
+    assert model.requests[1] == rewrite_query_messages(question)
+    assert model.requests[1][0]["content"] == REWRITE_SYSTEM
+    assert answered.rewritten_query == "cats adopted"
+    assert [e.message_id for e in answered.result.evidence] == ["m1"]
+    assert answered.result.question == question  # the model still answers the user's question
+    assert model.requests[2][1]["content"].startswith(f"Q: {question}\n  [m1]")
+    assert answered.answer.abstained and answered.answer.dropped_ids == ["m7"]
+
+
+def test_no_retry_when_disabled(service: QueryService) -> None:
+    model = Script(reply("A dog [m9].", ["m9"]))
+    cfg = AnswerConfig(retry_on_missing=False)
+    answered = Answerer(cfg, model).answer(service, "u1", "which pets does she keep")
+    assert answered.answer.abstained and len(model.requests) == 1
+
+
+def test_backend_none_has_no_model() -> None:
+    with pytest.raises(ValueError, match="backend is 'none'"):
+        Answerer(AnswerConfig())
+
+
+# ---- OpenAI-compatible backend over real HTTP --------------------------------------------
+
+
+class AnswerServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, content: str) -> None:
+        super().__init__(("127.0.0.1", 0), AnswerHandler)
+        self.content = content
+        self.bodies: list[dict] = []
+
+
+class AnswerHandler(BaseHTTPRequestHandler):
+    server: AnswerServer
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        assert self.path == "/v1/chat/completions"
+        self.server.bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+        payload = json.dumps({"choices": [{"message": {"content": self.server.content}}]})
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload.encode())
+
+    def log_message(self, *args: object) -> None:
+        """Keep test output quiet."""
+
+
+@contextmanager
+def serve(content: str) -> Iterator[AnswerServer]:
+    server = AnswerServer(content)
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_openai_backend_answers_with_the_answer_schema() -> None:
+    with serve(reply("Miso and Tofu, 3 of them [m1].", ["m1"])) as server:
+        base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        cfg = AnswerConfig(backend="openai", model="tiny", base_url=base_url, max_tokens=64)
+        checked = Answerer(cfg).answer_result(hand_result())
+    assert checked.text == "Miso and Tofu, ? of them [m1]."
+    assert checked.cited_ids == ["m1"] and checked.stripped_numbers == ["3"]
+    (body,) = server.bodies
+    assert (body["model"], body["max_tokens"], body["temperature"]) == ("tiny", 64, 0.0)
+    assert body["response_format"]["json_schema"]["name"] == "answer_draft"
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert set(schema["required"]) == {
+        "answer",
+        "cited_ids",
+        "counted_items",
+        "uncertainty",
+        "abstain",
+    }
+    assert "[m1] 2024-03-01 alice: I adopted two cats" in body["messages"][1]["content"]

@@ -1,0 +1,49 @@
+"""The layout is the architecture: only cluster/ imports Ray, only storage/ imports Lance,
+and core/ imports neither (it is pure logic over records)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"),
+    [
+        ("core", {"ray", "lancedb", "lance", "cluster", "storage", "jobs"}),
+        ("storage", {"ray", "cluster", "jobs"}),
+        ("jobs", {"ray", "lancedb", "lance"}),
+    ],
+)
+def test_layer_imports(package: str, forbidden: set[str]) -> None:
+    offenders = {
+        str(p.relative_to(REPO)): sorted(_imports(p) & forbidden)
+        for p in (REPO / package).rglob("*.py")
+        if _imports(p) & forbidden
+    }
+    assert offenders == {}
+
+
+def test_only_one_module_touches_lance() -> None:
+    users = sorted(
+        str(p.relative_to(REPO))
+        for package in ("core", "storage", "cluster", "jobs")
+        for p in (REPO / package).rglob("*.py")
+        if _imports(p) & {"lancedb", "lance"}
+    )
+    assert users == ["storage/lance_store.py"]
