@@ -6,11 +6,8 @@ generate function serves both calls.
 
 from __future__ import annotations
 
-import json
-
-from pydantic import ValidationError
-
 from core.answer.schema import AnswerDraft
+from core.extract.prompts import parse_json_as
 from core.query.result import QueryResult
 
 ANSWER_SYSTEM = """You answer a question about a user's past conversations, using ONLY the \
@@ -51,17 +48,7 @@ class AnswerParseError(ValueError):
 
 
 def parse_answer(text: str) -> AnswerDraft:
-    """Strict parse: JSON syntax and every schema constraint, or AnswerParseError."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise AnswerParseError(f"output is not valid JSON: {err}") from err
-    if not isinstance(data, dict):
-        raise AnswerParseError(f"output must be a JSON object, got {type(data).__name__}")
-    try:
-        return AnswerDraft.model_validate(data)
-    except ValidationError as err:
-        raise AnswerParseError(f"output does not match the schema: {err}") from err
+    return parse_json_as(text, AnswerDraft, AnswerParseError)
 
 
 def parse_rewrite(text: str) -> str:

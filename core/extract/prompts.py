@@ -7,12 +7,14 @@ whichever engine produced it; the repair prompt shows the model its own error on
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from core.extract.schema import SAFE_TEXT, SnapshotDraft
 from core.records import Window
+
+M = TypeVar("M", bound=BaseModel)
 
 SYSTEM_PROMPT = """You extract long-term memory from a short window of a conversation.
 Answer with ONE JSON object matching the given schema, nothing else. Fields:
@@ -73,18 +75,23 @@ class DraftParseError(ValueError):
     """The model's output is not a valid SnapshotDraft; the message says why, for repair."""
 
 
-def parse_draft(text: str) -> SnapshotDraft:
-    """Strict parse: JSON syntax and every schema constraint, or DraftParseError."""
+def parse_json_as(text: str, model: type[M], error: type[ValueError]) -> M:
+    """Strict parse of a model's output: JSON syntax and every schema constraint, or `error`
+    with a message that says why (fed back for repair, or shown as the abstain reason)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise DraftParseError(f"output is not valid JSON: {err}") from err
+        raise error(f"output is not valid JSON: {err}") from err
     if not isinstance(data, dict):
-        raise DraftParseError(f"output must be a JSON object, got {type(data).__name__}")
+        raise error(f"output must be a JSON object, got {type(data).__name__}")
     try:
-        return SnapshotDraft.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as err:
-        raise DraftParseError(f"output does not match the schema: {err}") from err
+        raise error(f"output does not match the schema: {err}") from err
+
+
+def parse_draft(text: str) -> SnapshotDraft:
+    return parse_json_as(text, SnapshotDraft, DraftParseError)
 
 
 def repair_messages(window: Window, bad_output: str, error: str) -> list[dict[str, str]]:
