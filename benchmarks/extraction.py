@@ -99,7 +99,7 @@ def bench_vllm(
 
     if importlib.util.find_spec("vllm") is None:
         return None
-    from core.extract.vllm_backend import VLLMExtractor
+    from backends.vllm_backend import VLLMExtractor
     from tests.vllm.tiny_model import ENGINE_KWARGS, VLLM_CPU_ENV, build_tiny_llama
 
     engine_kwargs: dict[str, object] = {}

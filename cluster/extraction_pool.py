@@ -10,9 +10,9 @@ from typing import Any
 
 import ray
 
+from backends.vllm_backend import VLLMExtractor
 from core.config import ExtractConfig
 from core.extract.schema import SnapshotDraft
-from core.extract.vllm_backend import VLLMExtractor
 from core.records import Window
 
 PoolResult = tuple[list[SnapshotDraft], list[str], dict[str, int]]

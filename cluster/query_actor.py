@@ -11,6 +11,7 @@ from typing import Any
 
 import ray
 
+from backends.answers import build_generate
 from core.answer.answerer import Answerer
 from core.config import Config
 from core.embedding import load_embedder
@@ -55,7 +56,7 @@ class QueryActor:
                 "or use query() and hand the cited evidence to your own model"
             )
         if self._answerer is None:  # built on first use: a vLLM engine is slow to start
-            self._answerer = Answerer(self.cfg.answer)
+            self._answerer = Answerer(self.cfg.answer, build_generate(self.cfg.answer))
         answered = self._answerer.answer(self.service, user_id, question, k, budget_tokens)
         return answered.model_dump(mode="json")
 

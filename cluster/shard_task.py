@@ -15,9 +15,9 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
+from backends.extractors import build_extractor
 from core.config import Config
 from core.embedding import load_embedder
-from core.extract.factory import build_extractor
 from core.pipeline import build_user_memory
 from core.schema import table_to_messages
 from storage.tables import USER_TABLES, memory_tables

@@ -1,5 +1,5 @@
 """The layout is the architecture: only cluster/ imports Ray, only storage/ imports Lance,
-and core/ imports neither (it is pure logic over records)."""
+only backends/ talks to models (vLLM, HTTP), and core/ imports none of them (pure logic)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def _imports(path: Path) -> set[str]:
 @pytest.mark.parametrize(
     ("package", "forbidden"),
     [
-        ("core", {"ray", "lancedb", "lance", "cluster", "storage", "jobs"}),
+        ("core", {"ray", "lancedb", "lance", "vllm", "cluster", "storage", "jobs", "backends"}),
+        ("backends", {"ray", "lancedb", "lance", "cluster", "storage", "jobs"}),
         ("storage", {"ray", "cluster", "jobs"}),
         ("jobs", {"ray", "lancedb", "lance"}),
     ],
@@ -42,7 +43,7 @@ def test_layer_imports(package: str, forbidden: set[str]) -> None:
 def test_only_one_module_touches_lance() -> None:
     users = sorted(
         str(p.relative_to(REPO))
-        for package in ("core", "storage", "cluster", "jobs")
+        for package in ("core", "backends", "storage", "cluster", "jobs")
         for p in (REPO / package).rglob("*.py")
         if _imports(p) & {"lancedb", "lance"}
     )

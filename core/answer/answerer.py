@@ -1,14 +1,13 @@
 """Query → prompt → generate → parse → check, with one rewritten-query retry (SPEC §6.4).
 
-The LLM is only a `generate` callable (chat requests in, texts out, same order), built
-from `AnswerConfig` over the shared OpenAI-compatible HTTP client or a vLLM engine, so
-tests can drive the whole loop on CPU with a scripted model.
+The LLM is only a `generate` callable (chat requests in, texts out, same order), built by
+`backends.answers.build_generate` over an OpenAI-compatible endpoint or a vLLM engine, so
+core makes no model call of its own and tests drive the whole loop with a scripted model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -20,7 +19,6 @@ from core.answer.prompt import (
     parse_rewrite,
     rewrite_query_messages,
 )
-from core.answer.schema import answer_schema
 from core.config import AnswerConfig
 from core.query.result import QueryResult
 from core.query.service import QueryService
@@ -37,53 +35,12 @@ class AnsweredQuery(BaseModel):
     rewritten_query: str | None = None
 
 
-def http_generate(cfg: AnswerConfig, api_key: str | None = None, **endpoint: Any) -> Generate:
-    """Generate over an OpenAI-compatible endpoint, constrained to the AnswerDraft schema."""
-    from core.extract.chat_http import ChatEndpoint, json_schema_format
-
-    client = ChatEndpoint(
-        cfg.base_url,
-        cfg.model,
-        cfg.temperature,
-        cfg.max_tokens,
-        cfg.max_retries,
-        json_schema_format("answer_draft", answer_schema()),
-        api_key,
-        **endpoint,
-    )
-    return lambda requests: [client.complete(messages) for messages in requests]
-
-
-def vllm_generate(cfg: AnswerConfig, llm: Any | None = None, **engine_kwargs: Any) -> Generate:
-    """Generate with an in-process vLLM engine (built once here unless one is passed)."""
-    from core.extract.vllm_backend import build_llm, schema_sampling_params
-
-    engine = (
-        llm if llm is not None else build_llm(cfg.model, cfg.tensor_parallel_size, **engine_kwargs)
-    )
-    params = schema_sampling_params(answer_schema(), cfg.temperature, cfg.max_tokens)
-
-    def generate(requests: list[ChatMessages]) -> list[str]:
-        outputs = engine.chat(requests, params, use_tqdm=False)
-        if len(outputs) != len(requests):
-            raise RuntimeError(f"{len(requests)} requests, {len(outputs)} outputs")
-        return [out.outputs[0].text for out in outputs]
-
-    return generate
-
-
-def build_generate(cfg: AnswerConfig) -> Generate:
-    if cfg.backend == "openai":
-        return http_generate(cfg)
-    if cfg.backend == "vllm":
-        return vllm_generate(cfg)
-    raise ValueError("answer.backend is 'none': no LLM is configured to answer")
-
-
 class Answerer:
-    def __init__(self, cfg: AnswerConfig, generate: Generate | None = None) -> None:
+    def __init__(self, cfg: AnswerConfig, generate: Generate) -> None:
+        """`generate` runs the model: `backends.answers.build_generate(cfg)` makes one from
+        the configured backend (vLLM or OpenAI-compatible); tests pass a scripted one."""
         self.cfg = cfg
-        self.generate = generate if generate is not None else build_generate(cfg)
+        self.generate = generate
 
     def _ask_one(self, messages: ChatMessages) -> str:
         outputs = self.generate([messages])

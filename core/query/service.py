@@ -13,7 +13,7 @@ import numpy as np
 from core.config import Config
 from core.embedding import Embedder, cosine
 from core.extract.base import Extractor
-from core.extract.factory import build_extractor
+from core.extract.rules import RuleExtractor
 from core.forest.evidence import history
 from core.query.evidence import Budget, expand_evidence
 from core.query.history import history_result, source_ids
@@ -289,7 +289,9 @@ class QueryService:
 
     @cached_property
     def _extractor(self) -> Extractor:
-        return build_extractor(self.cfg.extract)
+        # Online turns always use the deterministic extractor: a few ms, no model call on the
+        # serving path, the same features the stored snapshots were matched on.
+        return RuleExtractor(self.cfg.extract)
 
     def localize(self, user_id: str, turn_text: str) -> LocalizeResult:
         """Where the live turn belongs in the user's forest (no mutation), its branch-local

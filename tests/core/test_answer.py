@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from backends.answers import build_generate
 from core.answer.answerer import Answerer
 from core.answer.check import check_answer
 from core.answer.prompt import REWRITE_SYSTEM, rewrite_query_messages
@@ -243,7 +244,7 @@ def test_no_retry_when_disabled(service: QueryService) -> None:
 
 def test_backend_none_has_no_model() -> None:
     with pytest.raises(ValueError, match="backend is 'none'"):
-        Answerer(AnswerConfig())
+        build_generate(AnswerConfig())
 
 
 # ---- OpenAI-compatible backend over real HTTP --------------------------------------------
@@ -290,7 +291,7 @@ def test_openai_backend_answers_with_the_answer_schema() -> None:
     with serve(reply("Miso and Tofu, 3 of them [m1].", ["m1"])) as server:
         base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
         cfg = AnswerConfig(backend="openai", model="tiny", base_url=base_url, max_tokens=64)
-        checked = Answerer(cfg).answer_result(hand_result())
+        checked = Answerer(cfg, build_generate(cfg)).answer_result(hand_result())
     assert checked.text == "Miso and Tofu, ? of them [m1]."
     assert checked.cited_ids == ["m1"] and checked.stripped_numbers == ["3"]
     (body,) = server.bodies

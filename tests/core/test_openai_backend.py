@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from backends.openai_backend import EndpointError, OpenAIExtractor, TransientHTTPError
 from core.config import ExtractConfig
-from core.extract.openai_backend import EndpointError, OpenAIExtractor, TransientHTTPError
 from core.extract.rules import RuleExtractor
 from tests.core.extract_windows import make_window, valid_output
 

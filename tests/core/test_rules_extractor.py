@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from backends.extractors import build_extractor
 from core.config import ExtractConfig
 from core.extract.base import to_snapshot
-from core.extract.factory import build_extractor
 from core.extract.rules import RuleExtractor
 from core.extract.schema import ClaimDraft, SnapshotDraft
 from core.records import Message, Window

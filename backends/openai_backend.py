@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from core.config import ExtractConfig
-from core.extract.base import Extractor
-from core.extract.chat_http import (
+from backends.chat_http import (
     BACKOFF_BASE_S,
     REQUEST_TIMEOUT_S,
     ChatEndpoint,
@@ -19,6 +17,8 @@ from core.extract.chat_http import (
     TransientHTTPError,
     json_schema_format,
 )
+from core.config import ExtractConfig
+from core.extract.base import Extractor
 from core.extract.guarded import TaggedOutput, TaggedRequest, guarded_extract
 from core.extract.prompts import json_schema
 from core.extract.schema import SnapshotDraft

@@ -11,11 +11,11 @@ def build_extractor(cfg: ExtractConfig) -> Extractor:
     if cfg.backend == "rules":
         return RuleExtractor(cfg)
     if cfg.backend == "vllm":
-        from core.extract.vllm_backend import VLLMExtractor
+        from backends.vllm_backend import VLLMExtractor
 
         return VLLMExtractor(cfg)
     if cfg.backend == "openai":
-        from core.extract.openai_backend import OpenAIExtractor
+        from backends.openai_backend import OpenAIExtractor
 
         return OpenAIExtractor(cfg)
     raise ValueError(f"unknown extract backend: {cfg.backend!r}")
