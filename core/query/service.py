@@ -47,6 +47,11 @@ def _facet_targets(question: str) -> frozenset[str]:
     return frozenset(k for k, cues in FACET_CUES.items() if any(c in lowered for c in cues))
 
 
+def _asks_when(question: str) -> bool:
+    """A "when" question is answered by the hit's own date: its reply adds nothing."""
+    return question.lower().lstrip().startswith(("when ", "what date", "what year"))
+
+
 def _compact(claim: Claim) -> str:
     when = f" ({claim.event_time or claim.recorded_at.date()})"
     return f"{claim.subject} {claim.attribute} {claim.value}{when}"
@@ -113,7 +118,7 @@ class QueryService:
             self._neighbours(route.user_id, route.hits, set(route.selected_ids)),
             budget_tokens,
             self.cfg.tokens,
-            self.cfg.query.reply_hits,
+            0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
         )
 
     def query(

@@ -106,3 +106,18 @@ def test_evidence_order_and_budget() -> None:
         b = expand_evidence(hits, ["t1"], neighbours, budget, TokenConfig(), reply_hits=3)
         assert b.used <= budget
         assert b.used == sum(a.tokens for a in b.admitted)
+
+
+@pytest.mark.parametrize(
+    ("question", "when"),
+    [
+        ("When did Caroline go to the support group?", True),
+        ("  what year did she move?", True),
+        ("What did Caroline research?", False),
+        ("Where was she when it rained?", False),
+    ],
+)
+def test_when_questions_take_no_replies(question: str, when: bool) -> None:
+    from core.query.service import _asks_when
+
+    assert _asks_when(question) is when
