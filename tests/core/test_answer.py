@@ -8,9 +8,7 @@ Query routing, evidence expansion, prompts, parsing and the check are the real c
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -27,6 +25,7 @@ from core.query.reader import Hit, MessageRef
 from core.query.result import ClaimLine, EvidenceMessage, QueryResult
 from core.query.service import QueryService
 from core.records import Message
+from tests.local_http import base_url, running
 
 TEXTS = {
     "m1": "I adopted two cats, Miso and Tofu, last spring.",
@@ -275,22 +274,13 @@ class AnswerHandler(BaseHTTPRequestHandler):
         """Keep test output quiet."""
 
 
-@contextmanager
-def serve(content: str) -> Iterator[AnswerServer]:
-    server = AnswerServer(content)
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
+def serve(content: str) -> AbstractContextManager[AnswerServer]:
+    return running(AnswerServer(content))
 
 
 def test_openai_backend_answers_with_the_answer_schema() -> None:
     with serve(reply("Miso and Tofu, 3 of them [m1].", ["m1"])) as server:
-        base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-        cfg = AnswerConfig(backend="openai", model="tiny", base_url=base_url, max_tokens=64)
+        cfg = AnswerConfig(backend="openai", model="tiny", base_url=base_url(server), max_tokens=64)
         checked = Answerer(cfg, build_generate(cfg)).answer_result(hand_result())
     assert checked.text == "Miso and Tofu, ? of them [m1]."
     assert checked.cited_ids == ["m1"] and checked.stripped_numbers == ["3"]

@@ -6,8 +6,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -16,6 +15,7 @@ from backends.openai_backend import EndpointError, OpenAIExtractor, TransientHTT
 from core.config import ExtractConfig
 from core.extract.rules import RuleExtractor
 from tests.core.extract_windows import make_window, valid_output
+from tests.local_http import base_url, running
 
 Reply = tuple[int, str]  # HTTP status, assistant content (or raw error body)
 TAG = re.compile(r"\[(w\d+)-m0\]")
@@ -68,21 +68,14 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         """Keep test output quiet."""
 
 
-@contextmanager
-def serve(plan: dict[str, list[Reply]], delay_s: float = 0.0) -> Iterator[ScriptedServer]:
-    server = ScriptedServer(plan, delay_s)
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
+def serve(
+    plan: dict[str, list[Reply]], delay_s: float = 0.0
+) -> AbstractContextManager[ScriptedServer]:
+    return running(ScriptedServer(plan, delay_s))
 
 
 def extractor(server: ScriptedServer, **overrides: object) -> OpenAIExtractor:
-    base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    cfg = ExtractConfig(backend="openai", model="tiny", base_url=base_url, **overrides)
+    cfg = ExtractConfig(backend="openai", model="tiny", base_url=base_url(server), **overrides)
     return OpenAIExtractor(cfg, backoff_base_s=0.01)
 
 
