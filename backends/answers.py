@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from backends.chat_http import ChatEndpoint, json_schema_format
-from core.answer.answerer import ChatMessages, Generate
-from core.answer.schema import answer_schema
-from core.config import AnswerConfig
+from arborwiki.backends.chat_http import ChatEndpoint, json_schema_format
+from arborwiki.core.answer.answerer import ChatMessages, Generate
+from arborwiki.core.answer.schema import answer_schema
+from arborwiki.core.config import AnswerConfig
 
 
 def http_generate(cfg: AnswerConfig, api_key: str | None = None, **endpoint: Any) -> Generate:
@@ -28,7 +28,7 @@ def http_generate(cfg: AnswerConfig, api_key: str | None = None, **endpoint: Any
 
 def vllm_generate(cfg: AnswerConfig, llm: Any | None = None, **engine_kwargs: Any) -> Generate:
     """Generate with an in-process vLLM engine (built once here unless one is passed)."""
-    from backends.vllm_backend import build_llm, schema_sampling_params
+    from arborwiki.backends.vllm_backend import build_llm, schema_sampling_params
 
     engine = (
         llm if llm is not None else build_llm(cfg.model, cfg.tensor_parallel_size, **engine_kwargs)

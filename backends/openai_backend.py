@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from backends.chat_http import (
+from arborwiki.backends.chat_http import (
     BACKOFF_BASE_S,
     REQUEST_TIMEOUT_S,
     ChatEndpoint,
@@ -17,12 +17,12 @@ from backends.chat_http import (
     TransientHTTPError,
     json_schema_format,
 )
-from core.config import ExtractConfig
-from core.extract.base import Extractor
-from core.extract.guarded import TaggedOutput, TaggedRequest, guarded_extract
-from core.extract.prompts import json_schema
-from core.extract.schema import SnapshotDraft
-from core.records import Window
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.guarded import TaggedOutput, TaggedRequest, guarded_extract
+from arborwiki.core.extract.prompts import json_schema
+from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.core.records import Window
 
 __all__ = ["EndpointError", "OpenAIExtractor", "TransientHTTPError"]
 
@@ -41,7 +41,7 @@ class OpenAIExtractor:
         timeout_s: float = REQUEST_TIMEOUT_S,
     ) -> None:
         if fallback is None:
-            from core.extract.rules import RuleExtractor
+            from arborwiki.core.extract.rules import RuleExtractor
 
             fallback = RuleExtractor(cfg)
         self.cfg = cfg

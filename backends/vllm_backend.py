@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.config import ExtractConfig
-from core.extract.base import Extractor
-from core.extract.guarded import (
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.guarded import (
     IndexMismatchError,
     TaggedOutput,
     TaggedRequest,
     guarded_extract,
 )
-from core.extract.prompts import json_schema
-from core.extract.schema import SnapshotDraft
-from core.records import Window
+from arborwiki.core.extract.prompts import json_schema
+from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.core.records import Window
 
 COMPACT_JSON = {"backend": "guidance", "disable_any_whitespace": True}
 """Engine-wide structured-output settings. xgrammar rejects our schema (pattern together
@@ -71,7 +71,7 @@ class VLLMExtractor:
         **engine_kwargs: Any,
     ) -> None:
         if fallback is None:
-            from core.extract.rules import RuleExtractor
+            from arborwiki.core.extract.rules import RuleExtractor
 
             fallback = RuleExtractor(cfg)
         self.cfg = cfg

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
-from core.config import AttachConfig, ExtractConfig, WindowConfig
-from core.embedding import load_embedder
-from core.extract.base import to_snapshot
-from core.extract.schema import SnapshotDraft
-from core.forest import build_forest
-from core.records import Snapshot, Window
-from core.synthetic import generate_archive
-from core.windows import make_windows
+from arborwiki.core.config import AttachConfig, ExtractConfig, WindowConfig
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.extract.base import to_snapshot
+from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.core.forest import build_forest
+from arborwiki.core.records import Snapshot, Window
+from arborwiki.core.synthetic import generate_archive
+from arborwiki.core.windows import make_windows
 
 STOP = set(
     "the a an and or but to of in on at for with is are was were be been my our i we you "
@@ -62,7 +62,7 @@ class FallbackExtractor:
 
 def make_extractor() -> tuple[object, str]:
     try:
-        from core.extract.rules import RuleExtractor  # type: ignore[import-not-found]
+        from arborwiki.core.extract.rules import RuleExtractor  # type: ignore[import-not-found]
 
         return RuleExtractor(ExtractConfig()), "RuleExtractor"
     except ImportError:

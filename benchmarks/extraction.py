@@ -18,12 +18,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.config import ExtractConfig, WindowConfig
-from core.extract.rules import RuleExtractor
-from core.extract.schema import SnapshotDraft
-from core.records import Window
-from core.windows import make_windows
-from storage.archive import read_locomo
+from arborwiki.core.config import ExtractConfig, WindowConfig
+from arborwiki.core.extract.rules import RuleExtractor
+from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.core.records import Window
+from arborwiki.core.windows import make_windows
+from arborwiki.storage.archive import read_locomo
 
 DEFAULT_PATH = "../shared/data/locomo/locomo_dev.json"
 RESULTS = Path(__file__).resolve().parent / "results" / "extraction.md"
@@ -99,7 +99,7 @@ def bench_vllm(
 
     if importlib.util.find_spec("vllm") is None:
         return None
-    from backends.vllm_backend import VLLMExtractor
+    from arborwiki.backends.vllm_backend import VLLMExtractor
     from tests.vllm.tiny_model import ENGINE_KWARGS, VLLM_CPU_ENV, build_tiny_llama
 
     engine_kwargs: dict[str, object] = {}

@@ -26,13 +26,13 @@ import numpy as np
 import pyarrow.parquet as pq
 import ray
 
-from cluster.build import run_build
-from cluster.query_actor import open_service, start_query_actor
-from cluster.query_client import QueryClient
-from cluster.runtime import start_ray
-from core.config import Config, load_config
-from core.schema import messages_to_table
-from core.synthetic import generate_archive
+from arborwiki.cluster.build import run_build
+from arborwiki.cluster.query_actor import open_service, start_query_actor
+from arborwiki.cluster.query_client import QueryClient
+from arborwiki.cluster.runtime import start_ray
+from arborwiki.core.config import Config, load_config
+from arborwiki.core.schema import messages_to_table
+from arborwiki.core.synthetic import generate_archive
 
 BUILD_NOTE = "_bench_build.txt"  # how long the build took, kept for reruns with --store
 RESULTS = Path(__file__).resolve().parent / "results" / "query_latency.md"

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import ray
 
-from cluster.runtime import start_ray
-from cluster.shard_task import build_shard, shard_done
-from cluster.sharding import partition_archive
-from core.config import Config
-from core.embedding import load_embedder
-from storage.lance_store import LanceStore
-from storage.tables import USER_TABLES
+from arborwiki.cluster.runtime import start_ray
+from arborwiki.cluster.shard_task import build_shard, shard_done
+from arborwiki.cluster.sharding import partition_archive
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import load_embedder
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.tables import USER_TABLES
 
 WORK = "_work"
 

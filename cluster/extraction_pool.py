@@ -10,10 +10,10 @@ from typing import Any
 
 import ray
 
-from backends.vllm_backend import VLLMExtractor
-from core.config import ExtractConfig
-from core.extract.schema import SnapshotDraft
-from core.records import Window
+from arborwiki.backends.vllm_backend import VLLMExtractor
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.core.records import Window
 
 PoolResult = tuple[list[SnapshotDraft], list[str], dict[str, int]]
 

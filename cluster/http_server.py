@@ -22,9 +22,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from ray import serve
 
-from cluster.query_actor import get_query_replicas
-from cluster.query_client import QueryClient
-from core.config import Config
+from arborwiki.cluster.query_actor import get_query_replicas
+from arborwiki.cluster.query_client import QueryClient
+from arborwiki.core.config import Config
 
 APP_NAME = "arborwiki"
 log = logging.getLogger(__name__)

@@ -11,13 +11,13 @@ from typing import Any
 
 import ray
 
-from backends.answers import build_generate
-from core.answer.answerer import Answerer
-from core.config import Config
-from core.embedding import load_embedder
-from core.query.service import QueryService
-from storage.lance_store import LanceStore
-from storage.reader import LanceMemoryReader
+from arborwiki.backends.answers import build_generate
+from arborwiki.core.answer.answerer import Answerer
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.query.service import QueryService
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.reader import LanceMemoryReader
 
 DEFAULT_REFRESH_SECONDS = 5.0
 

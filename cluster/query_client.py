@@ -14,8 +14,8 @@ from typing import Any
 
 import ray
 
-from cluster.query_actor import get_query_replicas
-from core.config import Config
+from arborwiki.cluster.query_actor import get_query_replicas
+from arborwiki.core.config import Config
 
 
 class QueryClient:

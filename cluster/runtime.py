@@ -12,7 +12,7 @@ import warnings
 
 import ray
 
-from core.config import RayConfig
+from arborwiki.core.config import RayConfig
 
 
 def start_ray(cfg: RayConfig) -> None:

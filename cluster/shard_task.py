@@ -15,12 +15,12 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from backends.extractors import build_extractor
-from core.config import Config
-from core.embedding import load_embedder
-from core.pipeline import build_user_memory
-from core.schema import table_to_messages
-from storage.tables import USER_TABLES, memory_tables
+from arborwiki.backends.extractors import build_extractor
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.pipeline import build_user_memory
+from arborwiki.core.schema import table_to_messages
+from arborwiki.storage.tables import USER_TABLES, memory_tables
 
 SUCCESS = "_SUCCESS"
 

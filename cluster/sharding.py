@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from storage.archive import read_archive
-from storage.tables import record_row, rows_to_table
+from arborwiki.storage.archive import read_archive
+from arborwiki.storage.tables import record_row, rows_to_table
 
 
 def shard_of(user_id: str, num_shards: int) -> int:

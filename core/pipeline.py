@@ -6,15 +6,15 @@ task (many users). Every stage it calls is pure and typed.
 
 from __future__ import annotations
 
-from core.config import Config
-from core.embedding import Embedder
-from core.extract.base import Extractor, to_snapshot
-from core.forest.evidence import build_evidence
-from core.forest.forest import build_forest
-from core.forest.lifecycle import apply_lifecycle
-from core.records import Message, UserMemory
-from core.wiki.compile import compile_wiki
-from core.windows import make_windows, order_messages
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import Embedder
+from arborwiki.core.extract.base import Extractor, to_snapshot
+from arborwiki.core.forest.evidence import build_evidence
+from arborwiki.core.forest.forest import build_forest
+from arborwiki.core.forest.lifecycle import apply_lifecycle
+from arborwiki.core.records import Message, UserMemory
+from arborwiki.core.wiki.compile import compile_wiki
+from arborwiki.core.windows import make_windows, order_messages
 
 
 def build_user_memory(

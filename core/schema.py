@@ -12,7 +12,7 @@ import json
 
 import pyarrow as pa
 
-from core.records import Message
+from arborwiki.core.records import Message
 
 MESSAGE_SCHEMA = pa.schema(
     [

@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from core.records import Message
+from arborwiki.core.records import Message
 
 NAMES = [
     "Maya",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from core.config import TokenConfig
+from arborwiki.core.config import TokenConfig
 
 
 def count_tokens(text: str, rule: TokenConfig | None = None) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from core.config import WindowConfig
-from core.records import Message, Window
+from arborwiki.core.config import WindowConfig
+from arborwiki.core.records import Message, Window
 
 
 def order_messages(messages: list[Message]) -> list[Message]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from core.extract.lexicon import STOP_WORDS
+from arborwiki.core.extract.lexicon import STOP_WORDS
 
 _WORD = re.compile(r"\w+")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from cluster.build import BuildSummary, run_build
-from core.config import Config
+from arborwiki.cluster.build import BuildSummary, run_build
+from arborwiki.core.config import Config
 
 
 def build(input_path: str, store: str, cfg: Config) -> BuildSummary:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from jobs.common import ConfigOpt, SetOpt, config_from, one_line_errors
+from arborwiki.jobs.common import ConfigOpt, SetOpt, config_from, one_line_errors
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 REPO = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ def build_cmd(
     set: list[str] | None = SetOpt,
 ) -> None:
     """Compile an archive into per-user memory in a Lance store (Ray shards)."""
-    from jobs.build import build
+    from arborwiki.jobs.build import build
 
     build(input, store, config_from(config, set))
 
@@ -39,7 +39,7 @@ def serve_cmd(
     set: list[str] | None = SetOpt,
 ) -> None:
     """Start the detached query actors (and HTTP with --http-port) on a running Ray cluster."""
-    from jobs.serve import serve
+    from arborwiki.jobs.serve import serve
 
     serve(store, config_from(config, set), http_port, http_host)
 
@@ -61,14 +61,14 @@ def query_cmd(
     set: list[str] | None = SetOpt,
 ) -> None:
     """Ask one user's memory a question; prints cited evidence (and a checked answer)."""
-    from jobs.query import ask
-    from jobs.render import render_result
+    from arborwiki.jobs.query import ask
+    from arborwiki.jobs.render import render_result
 
     result = ask(store, user, question, k, budget, local, config_from(config, set), answer)
     if as_json:
         print(json.dumps(result, indent=2))
     elif answer:
-        from core.answer.check import CheckedAnswer
+        from arborwiki.core.answer.check import CheckedAnswer
 
         print(render_result(result["result"]))
         print(CheckedAnswer.model_validate(result["answer"]).render())
@@ -86,7 +86,7 @@ def demo_cmd(
     set: list[str] | None = SetOpt,
 ) -> None:
     """Build the bundled sample archive on local Ray, start the query actor, ask questions."""
-    from jobs.demo import demo
+    from arborwiki.jobs.demo import demo
 
     demo(REPO / "examples", store, config_from(config, set))
 
@@ -102,7 +102,7 @@ def history_cmd(
     set: list[str] | None = SetOpt,
 ) -> None:
     """How a user's beliefs about something changed, and which message changed them."""
-    from jobs.history import belief_history, render_history
+    from arborwiki.jobs.history import belief_history, render_history
 
     result = belief_history(store, user, about, config_from(config, set))
     text = render_history(result)
@@ -120,7 +120,7 @@ def localize_cmd(
     set: list[str] | None = SetOpt,
 ) -> None:
     """Which stored state a live turn continues, its branch path and cross-branch evidence."""
-    from jobs.localize import localize_turn, render_localize
+    from arborwiki.jobs.localize import localize_turn, render_localize
 
     result = localize_turn(store, user, turn, config_from(config, set))
     text = render_localize(result)
@@ -135,7 +135,7 @@ def export_wiki_cmd(
     out: str = typer.Option(..., "--out", "-o", help="directory for the Markdown files"),
 ) -> None:
     """Write one user's Memory Wiki as Markdown files (every link resolves)."""
-    from jobs.export_wiki import export_wiki
+    from arborwiki.jobs.export_wiki import export_wiki
 
     written = export_wiki(store, user, out)
     print(f"wrote {len(written)} files to {out}")
@@ -159,7 +159,7 @@ def evaluate_locomo_cmd(
     """Gold-evidence coverage of arborwiki vs ablations and flat baselines, per budget."""
     import sys
 
-    from jobs.evaluate import evaluate_locomo
+    from arborwiki.jobs.evaluate import evaluate_locomo
 
     cfg = config_from(config, set)
     if k:

@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 import typer
 from pydantic import ValidationError
 
-from core.config import Config, load_config
-from storage.archive import ArchiveError
+from arborwiki.core.config import Config, load_config
+from arborwiki.storage.archive import ArchiveError
 
 F = TypeVar("F", bound=Callable[..., Any])
 

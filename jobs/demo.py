@@ -6,11 +6,11 @@ import json
 import time
 from pathlib import Path
 
-from cluster.query_actor import start_query_replicas
-from cluster.query_client import QueryClient
-from core.config import Config
-from jobs.build import build
-from jobs.render import render_result
+from arborwiki.cluster.query_actor import start_query_replicas
+from arborwiki.cluster.query_client import QueryClient
+from arborwiki.core.config import Config
+from arborwiki.jobs.build import build
+from arborwiki.jobs.render import render_result
 
 
 def demo(examples: Path, store: str, cfg: Config, budget_tokens: int = 500) -> None:

@@ -9,14 +9,14 @@ from pathlib import Path
 
 from rich.progress import track
 
-from cluster.build import run_build
-from cluster.query_actor import open_service
-from core.config import Config
-from core.evaluation.gold import QA
-from core.evaluation.metrics import aggregate, score
-from core.evaluation.report import render_report
-from core.evaluation.variants import VARIANTS, Variants
-from storage.readers_locomo import read_locomo_qa
+from arborwiki.cluster.build import run_build
+from arborwiki.cluster.query_actor import open_service
+from arborwiki.core.config import Config
+from arborwiki.core.evaluation.gold import QA
+from arborwiki.core.evaluation.metrics import aggregate, score
+from arborwiki.core.evaluation.report import render_report
+from arborwiki.core.evaluation.variants import VARIANTS, Variants
+from arborwiki.storage.readers_locomo import read_locomo_qa
 
 
 def evaluate_locomo(

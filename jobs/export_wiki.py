@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.wiki.export import export_markdown
-from storage.lance_store import LanceStore
-from storage.reader import LanceMemoryReader
+from arborwiki.core.wiki.export import export_markdown
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.reader import LanceMemoryReader
 
 
 def export_wiki(store: str, user_id: str, out: str) -> list[Path]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core.config import Config
-from core.query.result import HistoryResult
+from arborwiki.core.config import Config
+from arborwiki.core.query.result import HistoryResult
 
 
 def belief_history(store: str, user_id: str, about: str, cfg: Config) -> HistoryResult:
-    from cluster.query_actor import open_service
+    from arborwiki.cluster.query_actor import open_service
 
     return open_service(store, cfg).history(user_id, about)
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core.config import Config
-from core.query.result import LocalizeResult
+from arborwiki.core.config import Config
+from arborwiki.core.query.result import LocalizeResult
 
 
 def localize_turn(store: str, user_id: str, turn_text: str, cfg: Config) -> LocalizeResult:
-    from cluster.query_actor import open_service
+    from arborwiki.cluster.query_actor import open_service
 
     return open_service(store, cfg).localize(user_id, turn_text)
 

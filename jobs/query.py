@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.config import Config
+from arborwiki.core.config import Config
 
 
 def ask(
@@ -22,18 +22,18 @@ def ask(
     if answer and cfg.answer.backend == "none":
         raise ValueError("--answer needs an LLM: set answer.backend=openai or vllm")
     if local:
-        from cluster.query_actor import open_service
+        from arborwiki.cluster.query_actor import open_service
 
         service = open_service(store, cfg)
         if answer:
-            from core.answer.answerer import Answerer
+            from arborwiki.core.answer.answerer import Answerer
 
             answered = Answerer(cfg.answer).answer(service, user_id, question, k, budget)
             return answered.model_dump(mode="json")
         return service.query(user_id, question, k, budget).model_dump(mode="json")
 
-    from cluster.query_client import QueryClient
-    from cluster.runtime import start_ray
+    from arborwiki.cluster.query_client import QueryClient
+    from arborwiki.cluster.runtime import start_ray
 
     start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
     return QueryClient.connect(cfg).call("ask" if answer else "query", user_id, question, k, budget)

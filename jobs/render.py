@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.query.result import ClaimLine
+from arborwiki.core.query.result import ClaimLine
 
 
 def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:

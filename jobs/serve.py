@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cluster.query_actor import start_query_actor
-from cluster.runtime import start_ray
-from core.config import Config
+from arborwiki.cluster.query_actor import start_query_actor
+from arborwiki.cluster.runtime import start_ray
+from arborwiki.core.config import Config
 
 
 def serve(
@@ -22,7 +22,7 @@ def serve(
         f"in namespace {cfg.ray.namespace!r}"
     )
     if http_port is not None:
-        from cluster.http_server import start_http
+        from arborwiki.cluster.http_server import start_http
 
         start_http(cfg, http_host, http_port)
         print(f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; GET /history)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from core.config import DEFAULT_CONFIG, Config
+from arborwiki.core.config import DEFAULT_CONFIG, Config
 
 HEADER = (
     "# arborwiki defaults — every setting and SPEC weight, validated by core/config.py.\n"

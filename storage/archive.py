@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from core.records import Message, QuarantineRow
-from core.schema import messages_to_table
-from storage.readers_files import RowResult, iter_jsonl, iter_locomo, iter_parquet
-from storage.readers_locomo import read_locomo
-from storage.readers_rows import ArchiveError, RowValidator
+from arborwiki.core.records import Message, QuarantineRow
+from arborwiki.core.schema import messages_to_table
+from arborwiki.storage.readers_files import RowResult, iter_jsonl, iter_locomo, iter_parquet
+from arborwiki.storage.readers_locomo import read_locomo
+from arborwiki.storage.readers_rows import ArchiveError, RowValidator
 
 __all__ = ["ArchiveBatch", "ArchiveError", "read_archive", "read_locomo", "archive_files"]
 

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 from lancedb.index import FTS, BTree
 
-from storage.tables import SPECS, USER_TABLES, schema_for
+from arborwiki.storage.tables import SPECS, USER_TABLES, schema_for
 
 
 def sql_str(value: str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from core.query.reader import Hit, MessageRef, SearchMode
-from core.records import (
+from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
+from arborwiki.core.records import (
     Claim,
     EvidenceItem,
     ForestNode,
@@ -16,7 +16,7 @@ from core.records import (
     Trajectory,
     WikiPage,
 )
-from storage.lance_store import LanceStore
+from arborwiki.storage.lance_store import LanceStore
 
 R = TypeVar("R", bound=Record)
 MESSAGE_COLUMNS = [

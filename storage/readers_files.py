@@ -14,9 +14,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from core.records import Message, QuarantineRow
-from storage.readers_locomo import load_locomo_json, sample_messages
-from storage.readers_rows import ArchiveError, RowValidator
+from arborwiki.core.records import Message, QuarantineRow
+from arborwiki.storage.readers_locomo import load_locomo_json, sample_messages
+from arborwiki.storage.readers_rows import ArchiveError, RowValidator
 
 RowResult = Message | QuarantineRow
 UTF8_BOM = b"\xef\xbb\xbf"

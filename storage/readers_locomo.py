@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.evaluation.gold import QA, split_gold
-from core.records import Message
-from storage.readers_rows import ArchiveError
+from arborwiki.core.evaluation.gold import QA, split_gold
+from arborwiki.core.records import Message
+from arborwiki.storage.readers_rows import ArchiveError
 
 SESSION_KEY = re.compile(r"^session_(\d+)$")
 LOCOMO_DATE_FORMAT = "%I:%M %p on %d %B, %Y"

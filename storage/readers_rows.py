@@ -18,7 +18,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from core.records import Message, QuarantineRow, Role, stable_id
+from arborwiki.core.records import Message, QuarantineRow, Role, stable_id
 
 REQUIRED_FIELDS = ("user_id", "message_id", "text", "timestamp")
 OPTIONAL_FIELDS = ("conversation_id", "session_id", "turn_index", "speaker", "role")

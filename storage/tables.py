@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from core.records import (
+from arborwiki.core.records import (
     Claim,
     EvidenceItem,
     ForestNode,

@@ -11,14 +11,20 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+def _top(module: str) -> str:
+    """`arborwiki.core.x` → `core` (our layers), `ray.data` → `ray` (third parties)."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "arborwiki" and len(parts) > 1 else parts[0]
+
+
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names |= {a.name.split(".")[0] for a in node.names}
+            names |= {_top(a.name) for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module.split(".")[0])
+            names.add(_top(node.module))
     return names
 
 
@@ -48,3 +54,25 @@ def test_only_one_module_touches_lance() -> None:
         if _imports(p) & {"lancedb", "lance"}
     )
     assert users == ["storage/lance_store.py"]
+
+
+LAYERS = ("core", "backends", "storage", "cluster", "jobs")
+
+
+def test_layers_import_each_other_only_through_the_arborwiki_namespace() -> None:
+    """A bare `import core` would work from a checkout and break once installed."""
+    offenders = []
+    for package in (*LAYERS, "tests", "benchmarks", "scripts"):
+        for p in (REPO / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+                modules = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module]
+                    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+                    else []
+                )
+                offenders += [
+                    f"{p.relative_to(REPO)}: {m}" for m in modules if m.split(".")[0] in LAYERS
+                ]
+    assert offenders == []

@@ -11,17 +11,17 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from core.answer.check import CheckedAnswer, abstention, check_answer
-from core.answer.prompt import (
+from arborwiki.core.answer.check import CheckedAnswer, abstention, check_answer
+from arborwiki.core.answer.prompt import (
     AnswerParseError,
     build_answer_messages,
     parse_answer,
     parse_rewrite,
     rewrite_query_messages,
 )
-from core.config import AnswerConfig
-from core.query.result import QueryResult
-from core.query.service import QueryService
+from arborwiki.core.config import AnswerConfig
+from arborwiki.core.query.result import QueryResult
+from arborwiki.core.query.service import QueryService
 
 ChatMessages = list[dict[str, str]]
 Generate = Callable[[list[ChatMessages]], list[str]]

@@ -22,8 +22,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from core.answer.schema import AnswerDraft
-from core.query.result import QueryResult
+from arborwiki.core.answer.schema import AnswerDraft
+from arborwiki.core.query.result import QueryResult
 
 NUMBER = re.compile(r"(?<![\w.,:/-])\d+(?:[.,:/-]\d+)*(?!\w)")
 CITATION = re.compile(r"\s*\[([^\[\]]*)\]")

@@ -6,9 +6,9 @@ generate function serves both calls.
 
 from __future__ import annotations
 
-from core.answer.schema import AnswerDraft
-from core.extract.prompts import parse_json_as
-from core.query.result import QueryResult
+from arborwiki.core.answer.schema import AnswerDraft
+from arborwiki.core.extract.prompts import parse_json_as
+from arborwiki.core.query.result import QueryResult
 
 ANSWER_SYSTEM = """You answer a question about a user's past conversations, using ONLY the \
 evidence given. Evidence lines start with a message id in brackets; "changed:" lines show a \

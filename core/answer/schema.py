@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.extract.schema import SAFE_TEXT
+from arborwiki.core.extract.schema import SAFE_TEXT
 
 SafeItem = Annotated[str, Field(pattern=SAFE_TEXT, max_length=200)]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.evaluation.gold import CATEGORIES
+from arborwiki.core.evaluation.gold import CATEGORIES
 
 Metrics = dict[str, dict[str, dict[str, dict[str, Any]]]]
 

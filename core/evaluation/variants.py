@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.evaluation.gold import QA
-from core.evaluation.metrics import Context, Item, fill
-from core.query.reader import MessageRef, SearchMode
-from core.query.service import QueryService, Route
-from core.tokens import count_tokens
+from arborwiki.core.evaluation.gold import QA
+from arborwiki.core.evaluation.metrics import Context, Item, fill
+from arborwiki.core.query.reader import MessageRef, SearchMode
+from arborwiki.core.query.service import QueryService, Route
+from arborwiki.core.tokens import count_tokens
 
 VARIANTS = (
     "arborwiki",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol
 
-from core.extract.schema import SnapshotDraft
-from core.records import Claim, Snapshot, Window, stable_id
+from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.core.records import Claim, Snapshot, Window, stable_id
 
 
 class Extractor(Protocol):

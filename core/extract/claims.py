@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from core.extract.dates import normalize_dates
-from core.extract.features import Names, normalize_name
-from core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS
-from core.extract.schema import ClaimDraft
+from arborwiki.core.extract.dates import normalize_dates
+from arborwiki.core.extract.features import Names, normalize_name
+from arborwiki.core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS
+from arborwiki.core.extract.schema import ClaimDraft
 
 MAX_VALUE_WORDS = 12
 _MAX_PROPERTY_WORDS = 4

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from core.extract.lexicon import (
+from arborwiki.core.extract.lexicon import (
     EVENT_ORDER,
     EVENT_PAIRS,
     EVENT_WORDS,

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from core.extract.base import Extractor
-from core.extract.prompts import DraftParseError, build_messages, parse_draft, repair_messages
-from core.extract.schema import SnapshotDraft
-from core.records import Window
+from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.prompts import (
+    DraftParseError,
+    build_messages,
+    parse_draft,
+    repair_messages,
+)
+from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.core.records import Window
 
 ChatMessages = list[dict[str, str]]
 TaggedRequest = tuple[int, ChatMessages]

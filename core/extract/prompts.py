@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from core.extract.schema import SAFE_TEXT, SnapshotDraft
-from core.records import Window
+from arborwiki.core.extract.schema import SAFE_TEXT, SnapshotDraft
+from arborwiki.core.records import Window
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.config import ExtractConfig
-from core.extract.claims import ClaimContext, sentence_claim
-from core.extract.dates import normalize_dates
-from core.extract.features import (
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.claims import ClaimContext, sentence_claim
+from arborwiki.core.extract.dates import normalize_dates
+from arborwiki.core.extract.features import (
     SENTENCE_SPLIT,
     Names,
     entities,
@@ -24,9 +24,9 @@ from core.extract.features import (
     quantities,
     terms,
 )
-from core.extract.lexicon import STOP_WORDS
-from core.extract.schema import ClaimDraft, FacetDraft, SnapshotDraft
-from core.records import Message, Window
+from arborwiki.core.extract.lexicon import STOP_WORDS
+from arborwiki.core.extract.schema import ClaimDraft, FacetDraft, SnapshotDraft
+from arborwiki.core.records import Message, Window
 
 SUMMARY_WORDS = 60
 MIN_TURN_WORDS = 8

@@ -1,11 +1,11 @@
 """Forest of interaction states, trajectories, claim lifecycle and evidence bank (SPEC §2–4)."""
 
-from core.forest.evidence import build_evidence, history
-from core.forest.forest import Forest, build_forest
-from core.forest.lifecycle import Judge, RuleJudge, apply_lifecycle
-from core.forest.placement import Candidate, Placement
-from core.forest.scoring import GScore, g_score, specific, term_idf
-from core.forest.state import TrajectoryState
+from arborwiki.core.forest.evidence import build_evidence, history
+from arborwiki.core.forest.forest import Forest, build_forest
+from arborwiki.core.forest.lifecycle import Judge, RuleJudge, apply_lifecycle
+from arborwiki.core.forest.placement import Candidate, Placement
+from arborwiki.core.forest.scoring import GScore, g_score, specific, term_idf
+from arborwiki.core.forest.state import TrajectoryState
 
 __all__ = [
     "Candidate",

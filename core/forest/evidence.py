@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from core.config import LifecycleConfig
-from core.records import Claim, EvidenceItem, EvidenceKind, Snapshot, stable_id
-from core.words import stems
+from arborwiki.core.config import LifecycleConfig
+from arborwiki.core.records import Claim, EvidenceItem, EvidenceKind, Snapshot, stable_id
+from arborwiki.core.words import stems
 
 EVENT_FACETS = ("event_type",)
 ARTIFACT_WORDS = frozenset(

@@ -21,9 +21,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from core.config import AttachConfig
-from core.forest.placement import Candidate, Placement, Stage, has_cue
-from core.forest.scoring import (
+from arborwiki.core.config import AttachConfig
+from arborwiki.core.forest.placement import Candidate, Placement, Stage, has_cue
+from arborwiki.core.forest.scoring import (
     GScore,
     facet_pairs,
     g_score,
@@ -33,9 +33,9 @@ from core.forest.scoring import (
     term_idf,
     vector_center,
 )
-from core.forest.state import TrajectoryState
-from core.forest.summaries import path_summary, short, trajectory_record
-from core.records import ForestNode, Snapshot, Trajectory, stable_id
+from arborwiki.core.forest.state import TrajectoryState
+from arborwiki.core.forest.summaries import path_summary, short, trajectory_record
+from arborwiki.core.records import ForestNode, Snapshot, Trajectory, stable_id
 
 
 class Forest:

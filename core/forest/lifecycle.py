@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from core.config import LifecycleConfig
-from core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
+from arborwiki.core.config import LifecycleConfig
+from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
 
 
 def _norm(text: str) -> str:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from core.forest.scoring import GScore
+from arborwiki.core.forest.scoring import GScore
 
 Decision = Literal["CONTINUE", "NEW"]
 Stage = Literal["empty", "continuation", "return", "hybrid", "new"]

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.config import AttachConfig
-from core.embedding import cosine
-from core.records import Snapshot
+from arborwiki.core.config import AttachConfig
+from arborwiki.core.embedding import cosine
+from arborwiki.core.records import Snapshot
 
 if TYPE_CHECKING:
-    from core.forest.state import TrajectoryState
+    from arborwiki.core.forest.state import TrajectoryState
 
 
 def norm_term(term: str) -> str:

@@ -7,8 +7,8 @@ from datetime import datetime
 
 import numpy as np
 
-from core.forest.scoring import norm_set, norm_term, snapshot_terms
-from core.records import Snapshot
+from arborwiki.core.forest.scoring import norm_set, norm_term, snapshot_terms
+from arborwiki.core.records import Snapshot
 
 
 @dataclass

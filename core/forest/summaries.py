@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.forest.state import TrajectoryState
-from core.records import ForestNode, Trajectory
+from arborwiki.core.forest.state import TrajectoryState
+from arborwiki.core.records import ForestNode, Trajectory
 
 NODE_SUMMARY_CHARS = 240  # one snapshot summary, about two sentences
 PATH_SUMMARY_CHARS = 800  # root → node, about a paragraph; middle steps dropped first

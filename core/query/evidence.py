@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.config import TokenConfig
-from core.query.reader import Hit, MessageRef
-from core.tokens import count_tokens
+from arborwiki.core.config import TokenConfig
+from arborwiki.core.query.reader import Hit, MessageRef
+from arborwiki.core.tokens import count_tokens
 
 
 @dataclass(frozen=True)

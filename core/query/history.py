@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.query.reader import MessageRef
-from core.query.result import BeliefVersion, HistoryChain, HistoryResult, SourceMessage
-from core.records import Claim
+from arborwiki.core.query.reader import MessageRef
+from arborwiki.core.query.result import BeliefVersion, HistoryChain, HistoryResult, SourceMessage
+from arborwiki.core.records import Claim
 
 
 def history_result(

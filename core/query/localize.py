@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 
-from core.config import Config
-from core.embedding import Embedder
-from core.extract.base import Extractor, to_snapshot
-from core.forest.forest import Forest
-from core.forest.placement import Placement
-from core.query.reader import MemoryReader
-from core.query.result import CrossEvidence, LocalizeResult, PathStep
-from core.records import EvidenceItem, Message, Snapshot, Window, stable_id
-from core.words import content_words
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import Embedder
+from arborwiki.core.extract.base import Extractor, to_snapshot
+from arborwiki.core.forest.forest import Forest
+from arborwiki.core.forest.placement import Placement
+from arborwiki.core.query.reader import MemoryReader
+from arborwiki.core.query.result import CrossEvidence, LocalizeResult, PathStep
+from arborwiki.core.records import EvidenceItem, Message, Snapshot, Window, stable_id
+from arborwiki.core.words import content_words
 
 ONLINE_SESSION = "online"
 FOREST_CACHE_SIZE = 32

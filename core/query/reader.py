@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
-from core.records import (
+from arborwiki.core.records import (
     Claim,
     EvidenceItem,
     ForestNode,

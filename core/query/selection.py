@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.config import QueryConfig
+from arborwiki.core.config import QueryConfig
 
 
 @dataclass(frozen=True)

@@ -10,17 +10,22 @@ from functools import cached_property
 
 import numpy as np
 
-from core.config import Config
-from core.embedding import Embedder, cosine
-from core.extract.base import Extractor
-from core.extract.rules import RuleExtractor
-from core.forest.evidence import history
-from core.query.evidence import Budget, expand_evidence
-from core.query.history import history_result, source_ids
-from core.query.localize import ForestCache, localize_result, pseudo_snapshot, pseudo_window
-from core.query.questions import QuestionInfo, analyze_question
-from core.query.reader import Hit, MemoryReader, MessageRef
-from core.query.result import (
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import Embedder, cosine
+from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.rules import RuleExtractor
+from arborwiki.core.forest.evidence import history
+from arborwiki.core.query.evidence import Budget, expand_evidence
+from arborwiki.core.query.history import history_result, source_ids
+from arborwiki.core.query.localize import (
+    ForestCache,
+    localize_result,
+    pseudo_snapshot,
+    pseudo_window,
+)
+from arborwiki.core.query.questions import QuestionInfo, analyze_question
+from arborwiki.core.query.reader import Hit, MemoryReader, MessageRef
+from arborwiki.core.query.result import (
     ClaimLine,
     EvidenceMessage,
     HistoryResult,
@@ -29,10 +34,10 @@ from core.query.result import (
     QueryResult,
     SelectedTrajectory,
 )
-from core.query.selection import Candidate, Scored, Targets, select_trajectories
-from core.records import Claim, Trajectory, WikiPage
-from core.tokens import count_tokens
-from core.words import stems
+from arborwiki.core.query.selection import Candidate, Scored, Targets, select_trajectories
+from arborwiki.core.records import Claim, Trajectory, WikiPage
+from arborwiki.core.tokens import count_tokens
+from arborwiki.core.words import stems
 
 FACET_CUES = {
     "date": ("when", "date", "year", "month", "day"),

@@ -1,9 +1,9 @@
 """Memory Wiki compiler (SPEC §5): index, entity, topic and inventory pages with links."""
 
-from core.wiki.compile import compile_wiki, wiki_coverage
-from core.wiki.export import export_markdown
-from core.wiki.naming import page_filename
-from core.wiki.writer import PageWriter, TemplateWriter
+from arborwiki.core.wiki.compile import compile_wiki, wiki_coverage
+from arborwiki.core.wiki.export import export_markdown
+from arborwiki.core.wiki.naming import page_filename
+from arborwiki.core.wiki.writer import PageWriter, TemplateWriter
 
 __all__ = [
     "PageWriter",

@@ -7,15 +7,15 @@ embedded. Same inputs and seed → same pages, in the same order.
 
 from __future__ import annotations
 
-from core.config import WikiConfig
-from core.records import Claim, EvidenceItem, Snapshot, Trajectory, WikiPage
-from core.wiki.content import PageContent, PageRef
-from core.wiki.context import EmbedFn, WikiInputs
-from core.wiki.entities import plan_entity_pages
-from core.wiki.inventory import plan_inventory_pages
-from core.wiki.naming import filename_for, page_filename, page_id_for
-from core.wiki.topics import plan_topic_pages, topic_page
-from core.wiki.writer import PageWriter, TemplateWriter, write_page
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.records import Claim, EvidenceItem, Snapshot, Trajectory, WikiPage
+from arborwiki.core.wiki.content import PageContent, PageRef
+from arborwiki.core.wiki.context import EmbedFn, WikiInputs
+from arborwiki.core.wiki.entities import plan_entity_pages
+from arborwiki.core.wiki.inventory import plan_inventory_pages
+from arborwiki.core.wiki.naming import filename_for, page_filename, page_id_for
+from arborwiki.core.wiki.topics import plan_topic_pages, topic_page
+from arborwiki.core.wiki.writer import PageWriter, TemplateWriter, write_page
 
 INDEX_TITLE = "Memory index"
 INDEX_GROUPS = {"entity": "Entities", "topic": "Topics", "inventory": "Inventories"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.records import Claim, PageKind, Trajectory
+from arborwiki.core.records import Claim, PageKind, Trajectory
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.records import Claim, EvidenceItem, Snapshot, Trajectory
+from arborwiki.core.records import Claim, EvidenceItem, Snapshot, Trajectory
 
 EmbedFn = Callable[[list[str]], np.ndarray]
 

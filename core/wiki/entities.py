@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core.config import WikiConfig
-from core.records import Claim
-from core.wiki.content import CountLine, PageContent, split_claims
-from core.wiki.context import EmbedFn, WikiInputs, summary_matrix
-from core.wiki.shards import balanced_shards
-from core.wiki.text import normalize_name, sorted_ids
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.records import Claim
+from arborwiki.core.wiki.content import CountLine, PageContent, split_claims
+from arborwiki.core.wiki.context import EmbedFn, WikiInputs, summary_matrix
+from arborwiki.core.wiki.shards import balanced_shards
+from arborwiki.core.wiki.text import normalize_name, sorted_ids
 
 
 def _snapshot_mentions(inputs: WikiInputs) -> dict[str, list[str]]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from core.records import WikiPage
-from core.wiki.naming import page_filename
+from arborwiki.core.records import WikiPage
+from arborwiki.core.wiki.naming import page_filename
 
 _LINK_TARGET = re.compile(r"\]\(([^)\s]+\.md)\)")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.config import WikiConfig
-from core.records import Claim
-from core.wiki.content import CountLine, InventoryItem, PageContent, Revision
-from core.wiki.context import WikiInputs
-from core.wiki.text import normalize_item, normalize_name, sorted_ids, trigger_pattern
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.records import Claim
+from arborwiki.core.wiki.content import CountLine, InventoryItem, PageContent, Revision
+from arborwiki.core.wiki.context import WikiInputs
+from arborwiki.core.wiki.text import normalize_item, normalize_name, sorted_ids, trigger_pattern
 
 FACET_PREFIX = "facet:"
 

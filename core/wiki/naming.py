@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.records import PageKind, WikiPage, stable_id
-from core.wiki.text import slugify
+from arborwiki.core.records import PageKind, WikiPage, stable_id
+from arborwiki.core.wiki.text import slugify
 
 
 def page_id_for(user_id: str, kind: PageKind, title: str, shard_index: int) -> str:

@@ -10,7 +10,7 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
-from core.config import WikiConfig
+from arborwiki.core.config import WikiConfig
 
 
 def shard_bounds(n: int, k: int, shard_size: int) -> tuple[int, int]:

@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-from core.records import Claim
+from arborwiki.core.records import Claim
 
 # Determiners dropped from item values so "a dog" and "dog" count as one item.
 LEADING_DETERMINERS = ("a", "an", "the", "my", "our", "his", "her", "their", "some")

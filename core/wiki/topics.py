@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.config import WikiConfig
-from core.records import Trajectory
-from core.wiki.content import CountLine, PageContent, split_claims
-from core.wiki.context import WikiInputs
-from core.wiki.text import normalize_name, sorted_ids
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.records import Trajectory
+from arborwiki.core.wiki.content import CountLine, PageContent, split_claims
+from arborwiki.core.wiki.context import WikiInputs
+from arborwiki.core.wiki.text import normalize_name, sorted_ids
 
 
 def topic_key(t: Trajectory, cfg: WikiConfig) -> tuple[str, ...] | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from core.records import Claim
-from core.wiki.content import PageContent, Revision
-from core.wiki.text import claim_day
+from arborwiki.core.records import Claim
+from arborwiki.core.wiki.content import PageContent, Revision
+from arborwiki.core.wiki.text import claim_day
 
 SECTIONS = (
     "## Core facts",

@@ -9,12 +9,12 @@ import pyarrow.dataset as pads
 import pytest
 import ray
 
-from cluster.build import run_build
-from cluster.query_actor import start_query_actor
-from cluster.shard_task import build_shard
-from cluster.sharding import partition_archive
-from core.config import Config, load_config
-from storage.lance_store import LanceStore
+from arborwiki.cluster.build import run_build
+from arborwiki.cluster.query_actor import start_query_actor
+from arborwiki.cluster.shard_task import build_shard
+from arborwiki.cluster.sharding import partition_archive
+from arborwiki.core.config import Config, load_config
+from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
 
 PAGE_KINDS = {"index", "entity", "topic", "inventory"}
@@ -91,7 +91,7 @@ def test_ray_and_in_process_shards_agree(example_store, cfg: Config, tmp_path: P
 
 
 def test_revised_fact_answers_with_the_active_value_and_flags_the_old(example_store, cfg) -> None:
-    from cluster.query_actor import open_service
+    from arborwiki.cluster.query_actor import open_service
 
     store_dir, _ = example_store
     result = open_service(str(store_dir), cfg).query("alice", "Where does Alice live now?")

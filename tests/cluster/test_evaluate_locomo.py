@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from core.config import load_config
-from jobs.evaluate import evaluate_locomo
+from arborwiki.core.config import load_config
+from arborwiki.jobs.evaluate import evaluate_locomo
 
 SAMPLE = {
     "sample_id": "tiny-1",

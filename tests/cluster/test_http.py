@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 import ray
 
-from cluster.build import run_build
-from cluster.http_server import start_http, stop_http
-from cluster.query_actor import replica_names, start_query_actor
-from cluster.query_client import QueryClient
-from core.config import Config, load_config
-from storage.lance_store import LanceStore
+from arborwiki.cluster.build import run_build
+from arborwiki.cluster.http_server import start_http, stop_http
+from arborwiki.cluster.query_actor import replica_names, start_query_actor
+from arborwiki.cluster.query_client import QueryClient
+from arborwiki.core.config import Config, load_config
+from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
 
 QUERY_KEYS = {

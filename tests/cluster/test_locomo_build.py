@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cluster.build import run_build
-from core.config import load_config
-from storage.lance_store import LanceStore
+from arborwiki.cluster.build import run_build
+from arborwiki.core.config import load_config
+from arborwiki.storage.lance_store import LanceStore
 
 
 def test_locomo_dev_builds_five_users(ray_local: None, locomo_dev: Path, tmp_path: Path) -> None:

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cluster.build import run_build
-from cluster.query_actor import open_service
-from core.config import Config, load_config
-from core.query.service import QueryService
-from jobs.cli import app
-from jobs.export_wiki import export_wiki
-from storage.lance_store import LanceStore
+from arborwiki.cluster.build import run_build
+from arborwiki.cluster.query_actor import open_service
+from arborwiki.core.config import Config, load_config
+from arborwiki.core.query.service import QueryService
+from arborwiki.jobs.cli import app
+from arborwiki.jobs.export_wiki import export_wiki
+from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
 
 MARATHON_TURN = "back to the marathon plan, my long run was 18 miles"

@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from cluster.sharding import partition_archive, shard_of
+from arborwiki.cluster.sharding import partition_archive, shard_of
 
 
 def test_shard_of_is_pinned_blake2b() -> None:

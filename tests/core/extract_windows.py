@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from core.records import Message, Window
+from arborwiki.core.records import Message, Window
 
 LINES = [
     ("Caroline", "I moved to Lisbon last month and love the tram rides."),

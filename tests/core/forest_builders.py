@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from core.records import Claim, ForestNode, Snapshot, stable_id
+from arborwiki.core.records import Claim, ForestNode, Snapshot, stable_id
 
 DIM = 256
 T0 = datetime(2024, 1, 1, tzinfo=UTC)

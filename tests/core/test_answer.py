@@ -14,17 +14,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from backends.answers import build_generate
-from core.answer.answerer import Answerer
-from core.answer.check import check_answer
-from core.answer.prompt import REWRITE_SYSTEM, rewrite_query_messages
-from core.answer.schema import AnswerDraft
-from core.config import AnswerConfig, Config
-from core.embedding import load_embedder
-from core.query.reader import Hit, MessageRef
-from core.query.result import ClaimLine, EvidenceMessage, QueryResult
-from core.query.service import QueryService
-from core.records import Message
+from arborwiki.backends.answers import build_generate
+from arborwiki.core.answer.answerer import Answerer
+from arborwiki.core.answer.check import check_answer
+from arborwiki.core.answer.prompt import REWRITE_SYSTEM, rewrite_query_messages
+from arborwiki.core.answer.schema import AnswerDraft
+from arborwiki.core.config import AnswerConfig, Config
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.query.reader import Hit, MessageRef
+from arborwiki.core.query.result import ClaimLine, EvidenceMessage, QueryResult
+from arborwiki.core.query.service import QueryService
+from arborwiki.core.records import Message
 from tests.local_http import base_url, running
 
 TEXTS = {

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from core.config import DEFAULT_CONFIG, Config, load_config
+from arborwiki.core.config import DEFAULT_CONFIG, Config, load_config
 
 
 def test_default_yaml_equals_model_defaults() -> None:

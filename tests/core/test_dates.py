@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from core.extract.dates import event_date, normalize_dates
+from arborwiki.core.extract.dates import event_date, normalize_dates
 
 SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 

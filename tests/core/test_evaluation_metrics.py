@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.evaluation.gold import split_gold
-from core.evaluation.metrics import Context, Item, aggregate, fill, score
-from core.evaluation.report import render_report
+from arborwiki.core.evaluation.gold import split_gold
+from arborwiki.core.evaluation.metrics import Context, Item, aggregate, fill, score
+from arborwiki.core.evaluation.report import render_report
 
 
 def test_split_gold_handles_malformed_strings() -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.config import LifecycleConfig
-from core.forest.evidence import build_evidence, evidence_kind, history
-from core.forest.lifecycle import apply_lifecycle
-from core.records import stable_id
+from arborwiki.core.config import LifecycleConfig
+from arborwiki.core.forest.evidence import build_evidence, evidence_kind, history
+from arborwiki.core.forest.lifecycle import apply_lifecycle
+from arborwiki.core.records import stable_id
 from tests.core.forest_builders import chain_nodes, claim, snap
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.config import ExtractConfig
-from core.extract.guarded import IndexMismatchError, TaggedRequest, guarded_extract
-from core.extract.rules import RuleExtractor
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.guarded import IndexMismatchError, TaggedRequest, guarded_extract
+from arborwiki.core.extract.rules import RuleExtractor
 from tests.core.extract_windows import make_window, valid_output
 
 BAD = '{"summary": "unterminated'

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.config import AttachConfig
-from core.forest import Forest, build_forest, term_idf
-from core.records import stable_id
+from arborwiki.core.config import AttachConfig
+from arborwiki.core.forest import Forest, build_forest, term_idf
+from arborwiki.core.records import stable_id
 from tests.core.forest_builders import basis, mix, snap
 
 # Rerank extras off unless a test needs them, so scores are g itself.

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.config import AttachConfig, LifecycleConfig
-from core.forest import apply_lifecycle, build_forest
-from core.records import Snapshot
+from arborwiki.core.config import AttachConfig, LifecycleConfig
+from arborwiki.core.forest import apply_lifecycle, build_forest
+from arborwiki.core.records import Snapshot
 from tests.core.forest_builders import mix, snap
 
 WORDS = ["run", "race", "cat", "vet", "book", "club", "move", "house"]

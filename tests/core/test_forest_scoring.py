@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from core.config import AttachConfig
-from core.forest.scoring import g_score, specific, term_idf, vector_center
-from core.forest.state import TrajectoryState
+from arborwiki.core.config import AttachConfig
+from arborwiki.core.forest.scoring import g_score, specific, term_idf, vector_center
+from arborwiki.core.forest.state import TrajectoryState
 from tests.core.forest_builders import basis, mix, snap
 
 CFG = AttachConfig()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.config import LifecycleConfig
-from core.forest.lifecycle import Decision, RuleJudge, apply_lifecycle
-from core.records import Claim, ForestNode, stable_id
+from arborwiki.core.config import LifecycleConfig
+from arborwiki.core.forest.lifecycle import Decision, RuleJudge, apply_lifecycle
+from arborwiki.core.records import Claim, ForestNode, stable_id
 from tests.core.forest_builders import chain_nodes, snap
 
 CFG = LifecycleConfig()

@@ -11,13 +11,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from core.config import Config, load_config
-from core.embedding import load_embedder
-from core.forest.forest import Forest
-from core.query.localize import cross_branch_evidence, pseudo_window
-from core.query.reader import MessageRef
-from core.query.service import QueryService
-from core.records import (
+from arborwiki.core.config import Config, load_config
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.forest.forest import Forest
+from arborwiki.core.query.localize import cross_branch_evidence, pseudo_window
+from arborwiki.core.query.reader import MessageRef
+from arborwiki.core.query.service import QueryService
+from arborwiki.core.records import (
     Claim,
     EvidenceItem,
     ForestNode,
@@ -26,7 +26,7 @@ from core.records import (
     Trajectory,
     stable_id,
 )
-from core.words import content_words
+from arborwiki.core.words import content_words
 from tests.core.forest_builders import chain_nodes, snap
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)

@@ -11,9 +11,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from backends.openai_backend import EndpointError, OpenAIExtractor, TransientHTTPError
-from core.config import ExtractConfig
-from core.extract.rules import RuleExtractor
+from arborwiki.backends.openai_backend import EndpointError, OpenAIExtractor, TransientHTTPError
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.rules import RuleExtractor
 from tests.core.extract_windows import make_window, valid_output
 from tests.local_http import base_url, running
 

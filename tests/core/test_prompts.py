@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from core.extract.prompts import (
+from arborwiki.core.extract.prompts import (
     DraftParseError,
     build_messages,
     json_schema,

@@ -6,11 +6,17 @@ from datetime import UTC, datetime
 
 import pytest
 
-from core.config import QueryConfig, TokenConfig
-from core.query.evidence import expand_evidence
-from core.query.reader import Hit, MessageRef
-from core.query.selection import Candidate, Coverage, Targets, s_score, select_trajectories
-from core.records import Message
+from arborwiki.core.config import QueryConfig, TokenConfig
+from arborwiki.core.query.evidence import expand_evidence
+from arborwiki.core.query.reader import Hit, MessageRef
+from arborwiki.core.query.selection import (
+    Candidate,
+    Coverage,
+    Targets,
+    s_score,
+    select_trajectories,
+)
+from arborwiki.core.records import Message
 
 CFG = QueryConfig()
 
@@ -118,6 +124,6 @@ def test_evidence_order_and_budget() -> None:
     ],
 )
 def test_when_questions_take_no_replies(question: str, when: bool) -> None:
-    from core.query.service import _asks_when
+    from arborwiki.core.query.service import _asks_when
 
     assert _asks_when(question) is when

@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from backends.extractors import build_extractor
-from core.config import ExtractConfig
-from core.extract.base import to_snapshot
-from core.extract.rules import RuleExtractor
-from core.extract.schema import ClaimDraft, SnapshotDraft
-from core.records import Message, Window
+from arborwiki.backends.extractors import build_extractor
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.base import to_snapshot
+from arborwiki.core.extract.rules import RuleExtractor
+from arborwiki.core.extract.schema import ClaimDraft, SnapshotDraft
+from arborwiki.core.records import Message, Window
 
 SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from core.config import ExtractConfig
-from core.extract.rules import RuleExtractor
-from core.records import Message, Window
+from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract.rules import RuleExtractor
+from arborwiki.core.records import Message, Window
 
 
 def _window(*turns: tuple[str, str]) -> Window:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from core.records import Message
-from core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
+from arborwiki.core.records import Message
+from arborwiki.core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
 
 
 def _message(**overrides: object) -> Message:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from core.records import Message
-from core.synthetic import generate_archive
+from arborwiki.core.records import Message
+from arborwiki.core.synthetic import generate_archive
 
 
 def test_same_seed_same_archive_and_unique_ids() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.config import WikiConfig
-from core.embedding import load_embedder
-from core.records import WikiPage
-from core.wiki import compile_wiki, page_filename, wiki_coverage
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.records import WikiPage
+from arborwiki.core.wiki import compile_wiki, page_filename, wiki_coverage
 from tests.core.test_wiki_shards import grouped_vectors
 from tests.core.wiki_fixtures import USER, claim, snapshot, trajectory
 

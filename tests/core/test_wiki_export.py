@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from core.embedding import load_embedder
-from core.records import WikiPage
-from core.wiki import export_markdown, page_filename
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.records import WikiPage
+from arborwiki.core.wiki import export_markdown, page_filename
 from tests.core.test_wiki_compile import moving_user_pages
 
 

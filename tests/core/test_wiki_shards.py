@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.config import WikiConfig
-from core.wiki.shards import balance, balanced_shards, shard_bounds
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.wiki.shards import balance, balanced_shards, shard_bounds
 
 
 def grouped_vectors(group_of_row: list[int], noise: float = 0.01) -> np.ndarray:

@@ -3,12 +3,12 @@ links, and which entities count as inventory items."""
 
 from __future__ import annotations
 
-from core.config import WikiConfig
-from core.embedding import load_embedder
-from core.wiki.context import WikiInputs
-from core.wiki.inventory import plan_inventory_pages
-from core.wiki.naming import filename_for
-from core.wiki.topics import topic_groups
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.wiki.context import WikiInputs
+from arborwiki.core.wiki.inventory import plan_inventory_pages
+from arborwiki.core.wiki.naming import filename_for
+from arborwiki.core.wiki.topics import topic_groups
 from tests.core.test_wiki_compile import moving_user_pages, page
 from tests.core.wiki_fixtures import snapshot, trajectory
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.config import WikiConfig
-from core.embedding import load_embedder
-from core.wiki import TemplateWriter, compile_wiki
-from core.wiki.content import PageContent
+from arborwiki.core.config import WikiConfig
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.wiki import TemplateWriter, compile_wiki
+from arborwiki.core.wiki.content import PageContent
 from tests.core.wiki_fixtures import USER, claim, snapshot, trajectory
 
 DOG = claim("c1", "s1", "t1", "has pet", "dog", 20, ["D20:1"])

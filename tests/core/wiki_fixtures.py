@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import numpy as np
 
-from core.records import Claim, Snapshot, Trajectory
+from arborwiki.core.records import Claim, Snapshot, Trajectory
 
 USER = "u1"
 

@@ -11,7 +11,10 @@ import pytest
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "jobs.cli", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "arborwiki.jobs.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

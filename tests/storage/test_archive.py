@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.records import Message, QuarantineRow, stable_id
-from core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
-from storage.archive import ArchiveBatch, ArchiveError, read_archive, read_locomo
+from arborwiki.core.records import Message, QuarantineRow, stable_id
+from arborwiki.core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
+from arborwiki.storage.archive import ArchiveBatch, ArchiveError, read_archive, read_locomo
 
 REPO = Path(__file__).resolve().parents[2]
 LOCOMO_DEV = REPO.parent / "shared/data/locomo/locomo_dev.json"

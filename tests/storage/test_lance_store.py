@@ -8,8 +8,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from storage.lance_store import LanceStore, sql_in, sql_str
-from storage.tables import schema_for
+from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
+from arborwiki.storage.tables import schema_for
 
 NASTY = ["alice", "o'connor", "x' OR '1'='1", "a\\'; DROP TABLE messages; --", "üñí 名前", ""]
 

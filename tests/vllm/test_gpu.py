@@ -11,9 +11,9 @@ pytestmark = [pytest.mark.gpu, pytest.mark.vllm]
 pytest.importorskip("vllm", reason="vllm is not installed")
 torch = pytest.importorskip("torch", reason="torch is not installed")
 
-from backends.vllm_backend import VLLMExtractor  # noqa: E402
-from core.config import ExtractConfig  # noqa: E402
-from core.records import Message, Window  # noqa: E402
+from arborwiki.backends.vllm_backend import VLLMExtractor  # noqa: E402
+from arborwiki.core.config import ExtractConfig  # noqa: E402
+from arborwiki.core.records import Message, Window  # noqa: E402
 from tests.core.extract_windows import make_window  # noqa: E402
 
 

@@ -16,10 +16,10 @@ import pytest
 pytestmark = pytest.mark.vllm
 pytest.importorskip("vllm", reason="vllm is not installed (see .ci/vllm_target.sh)")
 
-from backends.vllm_backend import VLLMExtractor, build_engine  # noqa: E402
-from core.config import ExtractConfig  # noqa: E402
-from core.extract.rules import RuleExtractor  # noqa: E402
-from core.extract.schema import SnapshotDraft  # noqa: E402
+from arborwiki.backends.vllm_backend import VLLMExtractor, build_engine  # noqa: E402
+from arborwiki.core.config import ExtractConfig  # noqa: E402
+from arborwiki.core.extract.rules import RuleExtractor  # noqa: E402
+from arborwiki.core.extract.schema import SnapshotDraft  # noqa: E402
 from tests.core.extract_windows import make_window  # noqa: E402
 from tests.vllm.tiny_model import ENGINE_KWARGS  # noqa: E402
 

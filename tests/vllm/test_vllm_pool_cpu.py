@@ -12,9 +12,9 @@ pytestmark = pytest.mark.vllm
 pytest.importorskip("vllm", reason="vllm is not installed (see .ci/vllm_target.sh)")
 ray = pytest.importorskip("ray", reason="ray is not installed")
 
-from cluster.extraction_pool import create_pool, extract_on_pool  # noqa: E402
-from core.config import ExtractConfig  # noqa: E402
-from core.extract.schema import SnapshotDraft  # noqa: E402
+from arborwiki.cluster.extraction_pool import create_pool, extract_on_pool  # noqa: E402
+from arborwiki.core.config import ExtractConfig  # noqa: E402
+from arborwiki.core.extract.schema import SnapshotDraft  # noqa: E402
 from tests.core.extract_windows import make_window  # noqa: E402
 from tests.vllm.tiny_model import ENGINE_KWARGS, VLLM_CPU_ENV  # noqa: E402
 

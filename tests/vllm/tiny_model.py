@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from core.extract.prompts import SYSTEM_PROMPT
+from arborwiki.core.extract.prompts import SYSTEM_PROMPT
 from tests.core.extract_windows import LINES
 
 CHAT_TEMPLATE = (

@@ -1,0 +1,35 @@
+"""The installed distribution exposes one import name, `arborwiki`, and every layer under it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+LAYERS = ("core", "backends", "storage", "cluster", "jobs")
+
+
+def test_wheel_installs_only_the_arborwiki_namespace(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps"]
+        + ["-w", str(tmp_path), str(REPO)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = tmp_path.glob("arborwiki-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert top == {"arborwiki"}
+    top_level = next(n for n in names if n.endswith(".dist-info/top_level.txt"))
+    assert zipfile.ZipFile(wheel).read(top_level).decode().split() == ["arborwiki"]
+    packaged = {n.rsplit("/", 1)[0] for n in names if n.endswith("/__init__.py")}
+    expected = {"arborwiki"} | {
+        "arborwiki/" + str(p.parent.relative_to(REPO))
+        for layer in LAYERS
+        for p in (REPO / layer).rglob("__init__.py")
+    }
+    assert packaged == expected
+    assert "arborwiki/core/embed_model/model.safetensors" in names
