@@ -27,7 +27,8 @@ import pyarrow.parquet as pq
 import ray
 
 from arborwiki.cluster.build import run_build
-from arborwiki.cluster.query_actor import open_service, start_query_actor
+from arborwiki.cluster.local_service import open_service
+from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import Config, load_config

@@ -12,23 +12,9 @@ from typing import Any
 import ray
 
 from arborwiki.backends.answers import build_generate
+from arborwiki.cluster.local_service import DEFAULT_REFRESH_SECONDS, open_service, store_versions
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
-from arborwiki.core.embedding import load_embedder
-from arborwiki.core.query.service import QueryService
-from arborwiki.storage.lance_store import LanceStore
-from arborwiki.storage.reader import LanceMemoryReader
-
-DEFAULT_REFRESH_SECONDS = 5.0
-
-
-def open_service(
-    store_path: str, cfg: Config, refresh_seconds: float = DEFAULT_REFRESH_SECONDS
-) -> QueryService:
-    """In-process service (what the actor holds; also `arborwiki query --local`)."""
-    store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False)
-    reader = LanceMemoryReader(store)
-    return QueryService(reader, load_embedder(cfg.embed.model_path, cfg.embed.batch_size), cfg)
 
 
 class QueryActor:
@@ -67,6 +53,8 @@ class QueryActor:
         return self.service.history(user_id, about).model_dump(mode="json")
 
     def health(self) -> str:
+        """ "ok" only when the store still opens and holds tables; raises otherwise."""
+        store_versions(self.service)
         return "ok"
 
 

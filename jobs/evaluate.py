@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.progress import track
 
 from arborwiki.cluster.build import run_build
-from arborwiki.cluster.query_actor import open_service
+from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import Config
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.metrics import aggregate, score

@@ -7,7 +7,7 @@ from arborwiki.core.query.result import HistoryResult
 
 
 def belief_history(store: str, user_id: str, about: str, cfg: Config) -> HistoryResult:
-    from arborwiki.cluster.query_actor import open_service
+    from arborwiki.cluster.local_service import open_service
 
     return open_service(store, cfg).history(user_id, about)
 

@@ -7,7 +7,7 @@ from arborwiki.core.query.result import LocalizeResult
 
 
 def localize_turn(store: str, user_id: str, turn_text: str, cfg: Config) -> LocalizeResult:
-    from arborwiki.cluster.query_actor import open_service
+    from arborwiki.cluster.local_service import open_service
 
     return open_service(store, cfg).localize(user_id, turn_text)
 

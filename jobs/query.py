@@ -22,7 +22,7 @@ def ask(
     if answer and cfg.answer.backend == "none":
         raise ValueError("--answer needs an LLM: set answer.backend=openai or vllm")
     if local:
-        from arborwiki.cluster.query_actor import open_service
+        from arborwiki.cluster.local_service import open_service
 
         service = open_service(store, cfg)
         if answer:

@@ -76,3 +76,8 @@ def test_layers_import_each_other_only_through_the_arborwiki_namespace() -> None
                     f"{p.relative_to(REPO)}: {m}" for m in modules if m.split(".")[0] in LAYERS
                 ]
     assert offenders == []
+
+
+def test_local_service_imports_no_ray() -> None:
+    """`query --local` and `evaluate` run without importing Ray."""
+    assert "ray" not in _imports(REPO / "cluster" / "local_service.py")

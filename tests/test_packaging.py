@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,9 +13,18 @@ LAYERS = ("core", "backends", "storage", "cluster", "jobs")
 
 
 def test_wheel_installs_only_the_arborwiki_namespace(tmp_path: Path) -> None:
+    source = tmp_path / "src"  # setuptools builds in-tree: keep build/ out of the checkout
+    shutil.copytree(
+        REPO,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+            "*store*",
+        ),
+    )  # fmt: skip
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps"]
-        + ["-w", str(tmp_path), str(REPO)],
+        + ["-w", str(tmp_path), str(source)],
         check=True,
         capture_output=True,
         timeout=300,

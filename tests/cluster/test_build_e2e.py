@@ -91,7 +91,7 @@ def test_ray_and_in_process_shards_agree(example_store, cfg: Config, tmp_path: P
 
 
 def test_revised_fact_answers_with_the_active_value_and_flags_the_old(example_store, cfg) -> None:
-    from arborwiki.cluster.query_actor import open_service
+    from arborwiki.cluster.local_service import open_service
 
     store_dir, _ = example_store
     result = open_service(str(store_dir), cfg).query("alice", "Where does Alice live now?")

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arborwiki.cluster.build import run_build
-from arborwiki.cluster.query_actor import open_service
+from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.query.service import QueryService
 from arborwiki.jobs.cli import app
@@ -110,3 +110,19 @@ def test_cli_commands_exit_zero_and_print(store_dir: Path, tmp_path: Path) -> No
         assert needle in result.output, (args, result.output)
     missing = runner.invoke(app, ["history", "--store", str(tmp_path / "no"), "-u", "a", "-a", "x"])
     assert missing.exit_code == 2
+
+
+def test_health_reads_the_store_and_fails_once_it_is_gone(
+    store_dir: Path, cfg: Config, tmp_path: Path
+) -> None:
+    import shutil
+
+    from arborwiki.cluster.local_service import store_versions
+
+    copy = tmp_path / "store"
+    shutil.copytree(store_dir, copy)
+    service = open_service(str(copy), cfg)
+    assert {"messages", "snapshots", "wiki_pages"} <= store_versions(service).keys()
+    shutil.rmtree(copy)
+    with pytest.raises(RuntimeError, match="holds no tables"):
+        store_versions(service)

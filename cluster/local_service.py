@@ -1,0 +1,36 @@
+"""The query service wired in-process over a store: what each query actor holds, and what
+`query --local`, `history`, `localize` and `evaluate` use without starting Ray.
+
+No Ray here on purpose (tests/test_architecture.py checks it): a local query must not pay
+for, or depend on, a Ray import.
+"""
+
+from __future__ import annotations
+
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.query.service import QueryService
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.reader import LanceMemoryReader
+
+DEFAULT_REFRESH_SECONDS = 5.0
+
+
+def open_service(
+    store_path: str, cfg: Config, refresh_seconds: float = DEFAULT_REFRESH_SECONDS
+) -> QueryService:
+    """Open the store (it must exist) and the embedder once; the service reads lazily."""
+    store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False)
+    reader = LanceMemoryReader(store)
+    return QueryService(reader, load_embedder(cfg.embed.model_path, cfg.embed.batch_size), cfg)
+
+
+def store_versions(service: QueryService) -> dict[str, int]:
+    """The committed version of every table the service reads (fails if the store is gone)."""
+    reader = service.reader
+    if not isinstance(reader, LanceMemoryReader):
+        raise TypeError(f"service reads from {type(reader).__name__}, not a Lance store")
+    versions = reader.store.versions()
+    if not versions:
+        raise RuntimeError(f"store {reader.store.path} holds no tables")
+    return versions
