@@ -18,6 +18,7 @@ from arborwiki.core.embedding import load_embedder
 from arborwiki.core.query.service import QueryService
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
+from arborwiki.storage.site import SiteCache
 
 DEFAULT_REFRESH_SECONDS = 5.0
 
@@ -40,6 +41,7 @@ class QueryActor:
         self.cfg = cfg
         self.service = open_service(store_path, cfg, refresh_seconds)
         self._answerer: Answerer | None = None
+        self._sites = SiteCache(self.service.reader)  # type: ignore[arg-type]  # Lance reader
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
@@ -65,6 +67,10 @@ class QueryActor:
 
     def history(self, user_id: str, about: str) -> dict[str, Any]:
         return self.service.history(user_id, about).model_dump(mode="json")
+
+    def ui_page(self, user_id: str, path: str) -> tuple[str, str] | None:
+        """One file of the user's HTML viewer, rendered from this store (None: none such)."""
+        return self._sites.page(user_id, path)
 
     def health(self) -> str:
         return "ok"
