@@ -49,6 +49,8 @@ class SiteCache:
         cached = self._sites.get(user_id)
         if cached is None or cached[0] != versions:
             files = render_site(read_site_inputs(self.reader, user_id), self.cfg)
+            if not files:  # an unknown user: nothing to keep (random ids can't evict users)
+                return files
             cached = (versions, files)
         self._sites[user_id] = cached
         self._sites.move_to_end(user_id)

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import time
 import urllib.request
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,10 @@ class Browser:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as reply:
             targets = json.loads(reply.read())
         page = next(t for t in targets if t["type"] == "page")
-        self.ws = connect(page["webSocketDebuggerUrl"], max_size=None, open_timeout=timeout)
+        self._stack = ExitStack()  # websockets ≥ 14 wants its connection used as a context
+        self.ws = self._stack.enter_context(
+            connect(page["webSocketDebuggerUrl"], max_size=None, open_timeout=timeout)
+        )
         self._id = 0
         self.send("Page.enable")
         self.send("Runtime.enable")
@@ -99,8 +103,8 @@ class Browser:
         return path
 
     def close(self) -> None:
-        if hasattr(self, "ws"):
-            self.ws.close()
+        if hasattr(self, "_stack"):
+            self._stack.close()
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)

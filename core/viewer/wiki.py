@@ -45,14 +45,16 @@ def escape_md(text: str) -> str:
 
 
 class WikiLinker:
-    """Adds links for known message ids (to the snapshot holding them) and trajectory ids."""
+    """Adds links for known message ids (to the snapshot holding them) and for the trajectory
+    ids that lead the "Linked trajectories" lines."""
 
     def __init__(self, snapshot_of_message: dict[str, str], trajectory_ids: list[str]) -> None:
         self.snapshot_of_message = snapshot_of_message
         self.trajectory_ids = set(trajectory_ids)
         ids = sorted(self.trajectory_ids, key=lambda t: (-len(t), t))
         traj = "|".join(re.escape(t) for t in ids) or r"(?!)"
-        self.pattern = re.compile(f"{_CITATION}|(?<![\\w-])(?P<traj>{traj})(?![\\w-])")
+        # a trajectory id leads a list item ("- traj_… — title (dates)"): only there is it one
+        self.pattern = re.compile(f"{_CITATION}|(?m:^(?P<lead>[ \\t]*- )(?P<traj>{traj})(?= ))")
 
     def link(self, markdown: str) -> str:
         return self.pattern.sub(self._replace, markdown)
@@ -65,7 +67,8 @@ class WikiLinker:
                 return match.group(0)
             href = f"../snapshots/{safe_name(snap)}.html#m-{safe_name(cite)}"
             return f"[\\[{escape_md(cite)}\\]]({href})"
-        return f"[{escape_md(traj)}](../trajectories/{safe_name(traj)}.html)"
+        link = f"[{escape_md(traj)}](../trajectories/{safe_name(traj)}.html)"
+        return match.group("lead") + link
 
 
 def render_wiki_html(page: WikiPage, md: MarkdownIt, linker: WikiLinker) -> str:
