@@ -161,7 +161,7 @@ def _page(
     for n in chunk:
         x, yy, colour = x_of[n.node_id], lane_y[n.trajectory_id], colour_for(n.trajectory_id)
         parent = by_id.get(n.parent_id or "")
-        kind: str = "root"
+        kind: EdgeKind | Literal["root"] = "root"
         if parent is not None:
             edge = _edge(n, parent, edge_kind(n, parent, inputs), x_of, lane_y, page_of, cfg)
             page.edges.append(edge)

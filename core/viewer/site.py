@@ -13,7 +13,7 @@ from typing import Any
 
 import jinja2
 
-from arborwiki.core.records import Claim, ForestNode, Snapshot
+from arborwiki.core.records import Claim, ForestNode, Snapshot, WikiPage
 from arborwiki.core.viewer.config import ViewerConfig
 from arborwiki.core.viewer.forest import layout_forest
 from arborwiki.core.viewer.inputs import SiteInputs
@@ -193,7 +193,7 @@ class SiteBuilder:
         )
 
     def _trajectories(self) -> None:
-        pages_of: dict[str, list] = {}
+        pages_of: dict[str, list[WikiPage]] = {}
         for page in self.inputs.pages:
             if page.kind != "index":
                 for tid in page.trajectory_ids:
