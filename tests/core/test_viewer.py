@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import tomllib
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from arborwiki.core.viewer import SiteInputs, ViewerConfig, render_site
 from arborwiki.core.viewer.forest import layout_forest, windows
 from arborwiki.core.viewer.names import safe_name
+from arborwiki.core.viewer.site import TEMPLATES
 from arborwiki.core.viewer.timeline import build_timelines, chains_of
 from tests.core.viewer_fixtures import EVIL, USER, site_inputs
 
@@ -156,3 +159,12 @@ def test_timeline_lists_every_changed_claim() -> None:
 
 def test_user_without_memory_renders_nothing() -> None:
     assert render_site(SiteInputs(USER, [], [], [], [], [])) == {}
+
+
+def test_every_template_ships_as_package_data() -> None:
+    """The templates folder is data, not a package: pyproject must name its files."""
+    repo = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((repo / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["arborwiki.core.viewer"]
+    shipped = {p for pattern in patterns for p in (repo / "core" / "viewer").glob(pattern)}
+    assert shipped == set(TEMPLATES.iterdir()) and len(shipped) >= 10
