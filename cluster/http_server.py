@@ -10,15 +10,17 @@ to the least-loaded query actor replica. Bad input is answered with a JSON error
     POST /localize  {user_id, turn_text}
     GET  /history?user_id=&about=
     GET  /health
+    GET  /ui/USER/...  the user's HTML viewer (the files `arborwiki export-html` writes)
 """
 
 # No `from __future__ import annotations` here: Serve's ingress rebuilds the routes
 # from the methods' signatures and needs real classes, not strings, for request bodies.
 import logging
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, Query
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from ray import serve
 
@@ -80,6 +82,21 @@ class MemoryHTTP:
         about: Annotated[str, Query(min_length=1)],
     ) -> Any:
         return await self._call("history", user_id, about)
+
+    @app.get("/ui/{user_id}")
+    async def ui_home(self, user_id: str) -> Any:
+        return RedirectResponse(f"/ui/{quote(user_id, safe='')}/")
+
+    @app.get("/ui/{user_id}/{path:path}")
+    async def ui(self, user_id: str, path: str) -> Any:
+        """A file of the user's site, looked up by exact name in what the actor rendered
+        for that user (never a filesystem path): a hostile id or path just finds nothing."""
+        found = await self._call("ui_page", user_id, path or "index.html")
+        if isinstance(found, JSONResponse):
+            return found
+        if found is None:
+            return error(404, f"no page {path!r} for user {user_id!r}")
+        return Response(found[1], media_type=found[0])
 
     @app.get("/health")
     async def health(self) -> Any:

@@ -15,6 +15,7 @@ from arborwiki.backends.answers import build_generate
 from arborwiki.cluster.local_service import DEFAULT_REFRESH_SECONDS, open_service, store_versions
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
+from arborwiki.storage.site import SiteCache
 
 
 class QueryActor:
@@ -26,6 +27,7 @@ class QueryActor:
         self.cfg = cfg
         self.service = open_service(store_path, cfg, refresh_seconds)
         self._answerer: Answerer | None = None
+        self._sites = SiteCache(self.service.reader)  # type: ignore[arg-type]  # Lance reader
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
@@ -51,6 +53,10 @@ class QueryActor:
 
     def history(self, user_id: str, about: str) -> dict[str, Any]:
         return self.service.history(user_id, about).model_dump(mode="json")
+
+    def ui_page(self, user_id: str, path: str) -> tuple[str, str] | None:
+        """One file of the user's HTML viewer, rendered from this store (None: none such)."""
+        return self._sites.page(user_id, path)
 
     def health(self) -> str:
         """ "ok" only when the store still opens and holds tables; raises otherwise."""

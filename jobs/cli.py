@@ -141,6 +141,25 @@ def export_wiki_cmd(
     print(f"wrote {len(written)} files to {out}")
 
 
+@app.command("export-html")
+@one_line_errors
+def export_html_cmd(
+    store: str = typer.Option(..., "--store", "-s"),
+    user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
+    out: str = typer.Option(..., "--out", "-o", help="directory for the site"),
+    page_nodes: int | None = typer.Option(
+        None, "--page-nodes", min=1, help="snapshots per forest page (default 80)"
+    ),
+) -> None:
+    """Write one user's wiki, forest and belief timelines as a static HTML site."""
+    from arborwiki.core.viewer import ViewerConfig
+    from arborwiki.jobs.export_html import export_html
+
+    cfg = ViewerConfig() if page_nodes is None else ViewerConfig(forest_page_nodes=page_nodes)
+    count = export_html(store, user, out, cfg)
+    print(f"wrote {count} files to {out}; open {out}/index.html")
+
+
 evaluate_app = typer.Typer(no_args_is_help=True, help="Benchmarks against gold evidence.")
 app.add_typer(evaluate_app, name="evaluate")
 

@@ -1,0 +1,24 @@
+"""`arborwiki export-html`: one user's memory as a static site that opens from disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arborwiki.core.viewer import ViewerConfig, render_site
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.reader import LanceMemoryReader
+from arborwiki.storage.site import read_site_inputs
+
+
+def export_html(store: str, user_id: str, out: str, cfg: ViewerConfig | None = None) -> int:
+    """Write the site under `out` (created if needed); returns the number of files."""
+    reader = LanceMemoryReader(LanceStore(store, create=False))
+    files = render_site(read_site_inputs(reader, user_id), cfg)
+    if not files:
+        raise ValueError(f"user {user_id!r} has no memory in {store}")
+    target = Path(out)
+    for name, text in sorted(files.items()):
+        path = target / name  # names come from safe_name(): no separators, no dot segments
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return len(files)
