@@ -33,7 +33,7 @@ def build_cmd(
 
     cfg = config_from(config, set)
     if too_many_failures(build(input, store, cfg, as_json), cfg):
-        raise typer.Exit(1)
+        raise SystemExit(1)  # not typer.Exit: one_line_errors maps RuntimeErrors to exit 2
 
 
 @app.command("serve")
