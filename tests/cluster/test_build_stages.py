@@ -178,3 +178,22 @@ def test_staging_is_removed_when_the_build_fails(ray_local: None, tmp_path: Path
     with pytest.raises(Exception, match="LoCoMo|locomo|conversation"):
         run_build(str(bad), str(store), load_config(overrides=["ray.num_shards=2"]))
     assert not staging_left(store)
+
+
+def test_files_are_read_in_parallel_and_duplicates_across_files_quarantined(
+    ray_local: None, tmp_path: Path
+) -> None:
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    lines = ARCHIVE.read_text().splitlines()
+    half = len(lines) // 2
+    (inputs / "a.jsonl").write_text("\n".join(lines[:half]) + "\n")
+    repeated = next(line for line in lines[:half] if '"alice"' in line)  # valid in file a
+    (inputs / "b.jsonl").write_text("\n".join([*lines[half:], repeated]) + "\n")
+    store = tmp_path / "store"
+    summary = run_build(str(inputs), str(store), load_config(overrides=["ray.num_shards=2"]))
+    assert summary.committed and summary.users == 4
+    assert summary.rows_read == len(lines) + 1 == summary.messages + summary.quarantined
+    assert summary.quarantined == 3  # the sample's 2 bad rows + the repeat in b.jsonl
+    reasons = [r["reason"] for r in LanceStore(store).table("quarantine").search().to_list()]
+    assert reasons.count("duplicate message_id for user") == 1
