@@ -250,6 +250,7 @@ def run_build(
     (staging / PID_FILE).write_text(str(os.getpid()))
     live = _Live()
     try:
+        start_ray(cfg.ray)  # before our SIGTERM handler: ray.init installs its own
         with _terminate_as_interrupt():
             return _build(
                 input_path, [str(f) for f in files], store_dir, staging, cfg, live, progress
@@ -284,7 +285,6 @@ def _build(
     started = time.time()
     started_at = datetime.now(UTC)
     timeline = _Timeline()
-    start_ray(cfg.ray)
     timeline.start("read")
     part = _read(files, staging, cfg, live)
     timeline.end("read")
