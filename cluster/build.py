@@ -454,6 +454,14 @@ def _fused_shards(
     return results
 
 
+def _first_line(exc: BaseException) -> str:
+    """The root cause's message of a Ray error, on one line."""
+    cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else exc
+    text = f"{type(cause).__name__}: {cause}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[0][:300] if lines else type(exc).__name__
+
+
 def _staged_shards(
     todo: dict[int, ShardJob],
     cfg: Config,
@@ -525,7 +533,10 @@ def _staged_shards(
                     extraction[key] += value
             except (ray.exceptions.RayTaskError, ray.exceptions.RayActorError) as exc:
                 # The batch's users fail at compile ("no draft"), recorded per user.
-                print(f"warning: extraction batch failed: {exc}".splitlines()[0], file=sys.stderr)
+                error = _first_line(exc)
+                print(f"warning: extraction batch failed: {error}", file=sys.stderr)
+                for shard in shards:
+                    todo[shard].extract_error = f"extraction batch failed: {error}"
                 if isinstance(exc, ray.exceptions.RayActorError):
                     actors.pop(actor, None)
             for shard in shards:

@@ -51,6 +51,7 @@ class ShardJob:
     parts: list[str]
     sources: list[str]
     out_dir: str
+    extract_error: str = ""  # why some of its windows got no draft (set by the driver)
 
 
 @dataclass
@@ -200,6 +201,7 @@ class ExtractStage:
         self.extractor: LabeledExtractor | None = None
         self.cache: ExtractCache | None = None
         self.engine_loads = 0
+        self.setup_error: Exception | None = None
 
     @staticmethod
     def resources(cfg: Config) -> dict[str, float]:
@@ -210,12 +212,19 @@ class ExtractStage:
         return {"num_cpus": 0}  # openai waits on HTTP; rules (cache_rules) is light
 
     def setup(self) -> None:
-        self.cache = extraction_cache(self.cfg, self.store_dir)
-        self.extractor = build_labeled_extractor(self.cfg.extract)
-        self.engine_loads = int(loads_engine(self.cfg.extract))
+        """Load the engine once; a failure is kept and raised with every batch, so the
+        users it costs are recorded with the real reason."""
+        try:
+            self.cache = extraction_cache(self.cfg, self.store_dir)
+            self.extractor = build_labeled_extractor(self.cfg.extract)
+            self.engine_loads = int(loads_engine(self.cfg.extract))
+        except Exception as exc:  # noqa: BLE001 - reported per batch, see process_batch
+            self.setup_error = exc
 
     def process_batch(self, batch: list[tuple[str, Window]]) -> dict[str, int]:
         """Extract, write to the cache, and return counts (engine_loads once per actor)."""
+        if self.setup_error is not None:
+            raise RuntimeError(f"extractor setup failed: {self.setup_error}") from None
         assert self.extractor is not None and self.cache is not None, "setup() first"
         windows = [w for _, w in batch]
         result = self.extractor.extract_labeled(windows)
@@ -250,7 +259,7 @@ class CompileStage:
             self.extractor = build_labeled_extractor(self.cfg.extract)
 
     def _extractions(
-        self, uw: UserWindows, drafts: dict[str, Extraction], stats: Counter[str]
+        self, uw: UserWindows, drafts: dict[str, Extraction], stats: Counter[str], why: str
     ) -> list[Extraction]:
         if self.extractor is not None:
             batch = self.extractor.extract_labeled(uw.windows)
@@ -260,7 +269,7 @@ class CompileStage:
         keys = [window_digest(w) for w in uw.windows]
         lost = [k for k in keys if k not in drafts]
         if lost:
-            raise LookupError(f"{len(lost)} of {len(keys)} windows have no draft (not extracted)")
+            raise LookupError(f"{len(lost)} of {len(keys)} windows have no draft: {why}")
         return [drafts[k] for k in keys]
 
     def process_batch(self, job: ShardJob) -> ShardResult:
@@ -276,9 +285,13 @@ class CompileStage:
         counts: Counter[str] = Counter()
         stats: Counter[str] = Counter()
         failures: list[UserFailure] = []
+        why = job.extract_error or "not extracted"
         for user_id, uw in windows.items():
             extractions, failure = with_retries(
-                self.cfg, user_id, "extract", lambda uw=uw: self._extractions(uw, drafts, stats)
+                self.cfg,
+                user_id,
+                "extract",
+                lambda uw=uw: self._extractions(uw, drafts, stats, why),
             )
             if failure is None:
                 memory, failure = with_retries(

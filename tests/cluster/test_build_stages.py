@@ -197,3 +197,25 @@ def test_files_are_read_in_parallel_and_duplicates_across_files_quarantined(
     assert summary.quarantined == 3  # the sample's 2 bad rows + the repeat in b.jsonl
     reasons = [r["reason"] for r in LanceStore(store).table("quarantine").search().to_list()]
     assert reasons.count("duplicate message_id for user") == 1
+
+
+def test_an_unreachable_endpoint_fails_users_at_extract_not_the_build(
+    ray_local: None, tmp_path: Path
+) -> None:
+    cfg = load_config(
+        overrides=[
+            "ray.num_shards=2",
+            "extract.backend=openai",
+            "extract.base_url=http://127.0.0.1:9/v1",  # discard port: connection refused
+            "extract.max_retries=0",
+            "build.retry_errors={}",
+        ]
+    )
+    store = tmp_path / "store"
+    summary = run_build(str(ARCHIVE), str(store), cfg)
+    assert summary.users == 0 and set(summary.failed_users) == SAMPLE_USERS
+    assert {f["stage"] for f in summary.failures} == {"extract"}
+    assert all("extraction batch failed" in f["error"] for f in summary.failures)
+    assert summary.extraction["windows"] > 0 and summary.extraction["extracted"] == 0
+    assert len(LanceStore(store).failures(summary.run_id)) == 4
+    assert not staging_left(store)
