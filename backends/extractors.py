@@ -2,20 +2,60 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from arborwiki.core.config import ExtractConfig
-from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.base import Extractor, Labeled, LabeledExtractor
 from arborwiki.core.extract.rules import RuleExtractor
 
 
-def build_extractor(cfg: ExtractConfig) -> Extractor:
+def build_extractor(cfg: ExtractConfig, **engine_kwargs: Any) -> Extractor:
+    """The configured extractor (plain contract); for vllm this loads the engine."""
     if cfg.backend == "rules":
         return RuleExtractor(cfg)
+    return build_labeled_extractor(cfg, **engine_kwargs)  # LLM extractors meet both
+
+
+def build_labeled_extractor(cfg: ExtractConfig, **engine_kwargs: Any) -> LabeledExtractor:
+    """What the build calls: drafts labeled by the path that made them. For vllm this loads
+    the engine (slow: once per worker)."""
+    if cfg.backend == "rules":
+        return Labeled(RuleExtractor(cfg))
     if cfg.backend == "vllm":
         from arborwiki.backends.vllm_backend import VLLMExtractor
 
-        return VLLMExtractor(cfg)
+        return VLLMExtractor(cfg, **engine_kwargs)
     if cfg.backend == "openai":
         from arborwiki.backends.openai_backend import OpenAIExtractor
 
         return OpenAIExtractor(cfg)
     raise ValueError(f"unknown extract backend: {cfg.backend!r}")
+
+
+def loads_engine(cfg: ExtractConfig) -> bool:
+    """Whether building this extractor starts a model engine (counted as an engine load)."""
+    return cfg.backend == "vllm"
+
+
+def extractor_fingerprint(cfg: ExtractConfig) -> dict[str, Any]:
+    """What decides a window's draft besides the window: backend, model, decoding, prompt.
+
+    Pool size, batch size, concurrency, endpoint URL and engine arguments only decide how
+    fast drafts come, so they are left out: changing them keeps every cached draft.
+    """
+    from arborwiki.core.extract.prompts import SYSTEM_PROMPT, json_schema
+
+    ident: dict[str, Any] = {
+        "backend": cfg.backend,
+        "max_keywords": cfg.max_keywords,
+        "max_terms": cfg.max_terms,
+    }
+    if cfg.backend != "rules":
+        ident.update(
+            model=cfg.model,
+            temperature=cfg.temperature,
+            max_tokens=cfg.max_tokens,
+            prompt=SYSTEM_PROMPT,
+            schema=json_schema(),
+        )
+    return ident

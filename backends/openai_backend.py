@@ -18,8 +18,8 @@ from arborwiki.backends.chat_http import (
     json_schema_format,
 )
 from arborwiki.core.config import ExtractConfig
-from arborwiki.core.extract.base import Extractor
-from arborwiki.core.extract.guarded import TaggedOutput, TaggedRequest, guarded_extract
+from arborwiki.core.extract.base import ExtractionBatch, Extractor, add_stats
+from arborwiki.core.extract.guarded import TaggedOutput, TaggedRequest, guarded_batch
 from arborwiki.core.extract.prompts import json_schema
 from arborwiki.core.extract.schema import SnapshotDraft
 from arborwiki.core.records import Window
@@ -70,12 +70,14 @@ class OpenAIExtractor:
         with ThreadPoolExecutor(max_workers=self.cfg.max_concurrency) as pool:
             return list(pool.map(answer, requests))
 
+    def extract_labeled(self, windows: list[Window]) -> ExtractionBatch:
+        """All windows' requests at once, at most `max_concurrency` in flight; labeled."""
+        return guarded_batch(windows, self._generate, self.fallback, llm_name=self.name)
+
     def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
-        drafts, names, stats = guarded_extract(
-            windows, self._generate, self.fallback, llm_name=self.name
-        )
-        for key, count in stats.items():
-            self.stats[key] += count
-        self.last_stats = stats
-        self.last_extractors = names
-        return drafts
+        """Plain drafts; `last_extractors` / `last_stats` / `stats` describe this call."""
+        batch = self.extract_labeled(windows)
+        self.last_extractors = [e.extractor for e in batch.extractions]
+        self.last_stats = {key: batch.stats[key] for key in self.stats}
+        add_stats(self.stats, self.last_stats)
+        return [e.draft for e in batch.extractions]

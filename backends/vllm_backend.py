@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from arborwiki.core.config import ExtractConfig
-from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.base import ExtractionBatch, Extractor, add_stats
 from arborwiki.core.extract.guarded import (
     IndexMismatchError,
     TaggedOutput,
     TaggedRequest,
-    guarded_extract,
+    guarded_batch,
 )
 from arborwiki.core.extract.prompts import json_schema
 from arborwiki.core.extract.schema import SnapshotDraft
@@ -37,8 +37,8 @@ def build_llm(model: str, tensor_parallel_size: int = 1, **engine_kwargs: Any) -
 
 
 def build_engine(cfg: ExtractConfig, **engine_kwargs: Any) -> Any:
-    """One vLLM engine for `cfg.model`; extra kwargs (max_model_len, ...) go to `vllm.LLM`."""
-    return build_llm(cfg.model, cfg.tensor_parallel_size, **engine_kwargs)
+    """One vLLM engine for `cfg.model`: `cfg.engine_args`, then kwargs, go to `vllm.LLM`."""
+    return build_llm(cfg.model, cfg.tensor_parallel_size, **{**cfg.engine_args, **engine_kwargs})
 
 
 def schema_sampling_params(schema: dict[str, Any], temperature: float, max_tokens: int) -> Any:
@@ -91,20 +91,24 @@ class VLLMExtractor:
             raise IndexMismatchError(f"{len(requests)} requests, {len(outputs)} outputs")
         return [(i, out.outputs[0].text) for (i, _), out in zip(requests, outputs, strict=True)]
 
-    def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
-        drafts: list[SnapshotDraft] = []
-        names: list[str] = []
-        call_stats = {key: 0 for key in self.stats}
+    def extract_labeled(self, windows: list[Window]) -> ExtractionBatch:
+        """One engine call per `batch_size` windows (plus one for repairs), drafts labeled."""
+        result = ExtractionBatch()
         for start in range(0, len(windows), self.cfg.batch_size):
-            batch = windows[start : start + self.cfg.batch_size]
-            batch_drafts, batch_names, batch_stats = guarded_extract(
-                batch, self._generate, self.fallback, llm_name=self.name
+            batch = guarded_batch(
+                windows[start : start + self.cfg.batch_size],
+                self._generate,
+                self.fallback,
+                llm_name=self.name,
             )
-            drafts.extend(batch_drafts)
-            names.extend(batch_names)
-            for key, count in batch_stats.items():
-                call_stats[key] += count
-                self.stats[key] += count
-        self.last_extractors = names
-        self.last_stats = call_stats
-        return drafts
+            result.extractions.extend(batch.extractions)
+            add_stats(result.stats, batch.stats)
+        return result
+
+    def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
+        """Plain drafts; `last_extractors` / `last_stats` / `stats` describe this call."""
+        batch = self.extract_labeled(windows)
+        self.last_extractors = [e.extractor for e in batch.extractions]
+        self.last_stats = {key: batch.stats[key] for key in self.stats}
+        add_stats(self.stats, self.last_stats)
+        return [e.draft for e in batch.extractions]

@@ -1,33 +1,79 @@
-"""The build job's driver: partition → shard tasks on Ray → one commit.
+"""The build job's driver: read → windows → extract → compile → one commit, on Ray.
 
-Reruns are cheap and safe: a shard's outputs live under a directory named by
-(config hash, shard content digest) and carry a completion marker, so an unchanged
-shard is never rebuilt; a run whose every shard was already committed writes nothing.
+    input files ──read tasks (CPU, one per file)──▶ per-shard Parquet parts + quarantine
+    shard parts ──WindowsStage tasks (CPU)────────▶ windows missing from the extraction cache
+    windows ─────ExtractStage actors (GPU: vllm; ─▶ drafts into the cache
+                 HTTP: openai), batches across users
+    shard parts + cached drafts ──CompileStage tasks (CPU)──▶ staged rows per table
+    staged rows ──driver──▶ one upsert per Lance table, failures, run record
+
+With the rules extractor (CPU default) and no rule cache, extraction is fused into the
+compile tasks (read → compile → commit): shipping windows to another process would cost
+more than extracting them. Stages stream: a shard's compile task starts as soon as its
+last window is drafted, while the engines work on other shards' windows.
+
+Reruns are cheap and safe: a shard's outputs live under a directory named by (config hash,
+shard content digest) and carry a completion marker, so an unchanged, failure-free shard is
+never rebuilt; a run whose shards and quarantine were all committed before writes nothing;
+drafts are cached by window content, so a recompile never asks the model again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import shutil
+import signal
+import sys
+import threading
 import time
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import ray
 
 from arborwiki.cluster.runtime import start_ray
-from arborwiki.cluster.shard_task import build_shard, shard_done
-from arborwiki.cluster.sharding import partition_archive
+from arborwiki.cluster.sharding import Partition, merge_partitions, partition_file
+from arborwiki.cluster.stages import (
+    SUCCESS,
+    CompileStage,
+    ExtractStage,
+    ShardJob,
+    ShardResult,
+    ShardWindows,
+    UserFailure,
+    WindowsStage,
+    extraction_cache,
+    shard_done,
+    uses_cache,
+)
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import load_embedder
+from arborwiki.core.records import Window
+from arborwiki.storage.archive import archive_files
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
 
 WORK = "_work"
+PID_FILE = "driver.pid"
+ACTOR_QUEUE = 2
+"""Batches queued per extraction actor: the next batch is there when one finishes."""
+PLACEMENT_FIELDS = {
+    "ray": True,
+    "extract": {
+        "batch_size", "pool_size", "num_gpus", "actor_num_cpus", "max_concurrency",
+        "max_retries", "base_url", "engine_args", "cache_dir", "cache_rules",
+    },
+    "build": {"read_batch_rows", "retry_errors", "max_failed_share"},
+}  # fmt: skip
+"""Settings that decide where and how fast work runs, never what it produces."""
 
 
 @dataclass
@@ -44,8 +90,18 @@ class BuildSummary:
     shards_skipped: int = 0
     committed: bool = False
     seconds: float = 0.0
+    run_id: str = ""
     extractors: dict[str, int] = field(default_factory=dict)
     page_kinds: dict[str, int] = field(default_factory=dict)
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    extraction: dict[str, float] = field(default_factory=dict)
+    failed_users: list[str] = field(default_factory=list)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def failed_share(self) -> float:
+        total = self.users + len(self.failed_users)
+        return len(self.failed_users) / total if total else 0.0
 
     def line(self) -> str:
         state = "committed" if self.committed else "up to date, nothing written"
@@ -57,14 +113,18 @@ class BuildSummary:
             f"claims={self.claims} trajectories={self.trajectories} pages={self.pages} "
             f"({kinds}; entity shards {self.page_kinds.get('shards', 0)}) "
             f"quarantined={self.quarantined} rows_read={self.rows_read} "
+            f"failed_users={len(self.failed_users)} "
             f"shards_built={self.shards_built} shards_skipped={self.shards_skipped} "
             f"({state}) seconds={self.seconds:.1f}"
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"failed_share": self.failed_share}
+
 
 def config_hash(cfg: Config) -> str:
-    """What decides a shard's output: every section but Ray placement."""
-    payload = cfg.model_dump_json(exclude={"ray"})
+    """What decides a shard's output: every setting but placement and speed."""
+    payload = cfg.model_dump_json(exclude=PLACEMENT_FIELDS)  # type: ignore[arg-type]
     return hashlib.blake2b(payload.encode(), digest_size=8).hexdigest()
 
 
@@ -75,69 +135,204 @@ def _prefixed(counts: dict[str, int], prefix: str) -> dict[str, int]:
     return {k.removeprefix(prefix): v for k, v in counts.items() if k.startswith(prefix)}
 
 
+# ------------------------------------------------------------------ stages as Ray work
+_STAGES: dict[tuple[str, str, str], Any] = {}
+
+
+def _stage(cls: type, cfg: Config, store_dir: str) -> Any:
+    """One set-up stage object per worker process and (class, store, config)."""
+    key = (cls.__name__, store_dir, cfg.model_dump_json())
+    if key not in _STAGES:
+        if len(_STAGES) >= 8:
+            _STAGES.clear()
+        stage = cls(cfg, store_dir)
+        stage.setup()
+        _STAGES[key] = stage
+    return _STAGES[key]
+
+
+def run_windows(cfg: Config, store_dir: str, job: ShardJob) -> ShardWindows:
+    return _stage(WindowsStage, cfg, store_dir).process_batch(job)
+
+
+def run_compile(cfg: Config, store_dir: str, job: ShardJob) -> ShardResult:
+    return _stage(CompileStage, cfg, store_dir).process_batch(job)
+
+
+class _Timeline:
+    """First start and last end of each stage on the driver's clock."""
+
+    def __init__(self) -> None:
+        self.spans: dict[str, list[float]] = {}
+
+    def start(self, stage: str) -> None:
+        self.spans.setdefault(stage, [time.perf_counter(), time.perf_counter()])
+
+    def end(self, stage: str) -> None:
+        self.spans.setdefault(stage, [time.perf_counter(), 0.0])[1] = time.perf_counter()
+
+    def seconds(self) -> dict[str, float]:
+        return {k: round(max(0.0, b - a), 3) for k, (a, b) in self.spans.items()}
+
+
+@dataclass
+class _Live:
+    """What must be stopped if the driver is interrupted: in-flight refs and actors."""
+
+    refs: set[Any] = field(default_factory=set)
+    actors: list[Any] = field(default_factory=list)
+
+    def stop(self) -> None:
+        for ref in list(self.refs):
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        for actor in self.actors:
+            with contextlib.suppress(Exception):
+                ray.kill(actor)
+        self.refs.clear()
+        self.actors.clear()
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM → KeyboardInterrupt, so `finally` blocks stop Ray work and remove staging."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_dead_staging(work: Path) -> None:
+    """Staging left by a driver that was killed outright (SIGKILL): its pid is gone."""
+    for staging in (work / "partition").glob("*"):
+        pid_file = staging / PID_FILE
+        try:
+            pid = int(pid_file.read_text())
+        except (OSError, ValueError):
+            pid = -1
+        if pid < 0 or not _pid_alive(pid):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ the driver
 def run_build(
     input_path: str, store_path: str, cfg: Config, progress: Progress | None = None
 ) -> BuildSummary:
-    """Build (or rebuild) memory for every user in `input_path` into the Lance store."""
-    started = time.time()
-    started_at = datetime.now(UTC)
+    """Build (or rebuild) memory for every user in `input_path` into the Lance store.
+
+    Staging is removed on success, on failure and on SIGTERM/Ctrl-C (in-flight Ray tasks and
+    actors are cancelled first); a driver killed outright leaves it for the next run to remove.
+    """
+    files = archive_files(input_path)  # bad paths fail here, before Ray starts
     store_dir = Path(store_path)
     work = store_dir / WORK
+    _remove_dead_staging(work)
     staging = work / "partition" / uuid.uuid4().hex
-    part = partition_archive(input_path, staging, cfg.ray.num_shards)
+    staging.mkdir(parents=True)
+    (staging / PID_FILE).write_text(str(os.getpid()))
+    live = _Live()
+    try:
+        start_ray(cfg.ray)  # before our SIGTERM handler: ray.init installs its own
+        with _terminate_as_interrupt():
+            return _build(
+                input_path, [str(f) for f in files], store_dir, staging, cfg, live, progress
+            )
+    finally:
+        live.stop()
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _read(files: list[str], staging: Path, cfg: Config, live: _Live) -> Partition:
+    """Read + validate + partition: one Ray task per input file, in parallel."""
+    task = ray.remote(num_cpus=1, max_retries=2)(partition_file)
+    refs = [
+        task.remote(i, f, str(staging), cfg.ray.num_shards, cfg.build.read_batch_rows)
+        for i, f in enumerate(files)
+    ]
+    live.refs.update(refs)
+    results = ray.get(refs)
+    live.refs.difference_update(refs)
+    return merge_partitions(staging, cfg.ray.num_shards, results)
+
+
+def _build(
+    input_path: str,
+    files: list[str],
+    store_dir: Path,
+    staging: Path,
+    cfg: Config,
+    live: _Live,
+    progress: Progress | None,
+) -> BuildSummary:
+    started = time.time()
+    started_at = datetime.now(UTC)
+    timeline = _Timeline()
+    timeline.start("read")
+    part = _read(files, staging, cfg, live)
+    timeline.end("read")
+    work = store_dir / WORK
     chash = config_hash(cfg)
     shard_dirs = {s: work / "shards" / f"{chash}-{d}" for s, d in part.digests.items()}
     run_key = hashlib.blake2b(
-        json.dumps([chash, sorted(part.digests.items())]).encode(), digest_size=10
+        json.dumps([chash, sorted(part.digests.items()), part.quarantine_digest]).encode(),
+        digest_size=10,
     ).hexdigest()
     committed_marker = work / "runs" / f"{run_key}.committed"
-    summary = BuildSummary(rows_read=part.rows_read, quarantined=part.rows_quarantined)
+    summary = BuildSummary(rows_read=part.rows_read, run_id=run_key)
 
-    todo = {s: d for s, d in shard_dirs.items() if shard_done(d) is None}
-    summary.shards_skipped = len(shard_dirs) - len(todo)
+    jobs = {
+        s: ShardJob(s, [str(f) for f in part.files[s]], part.sources, str(d))
+        for s, d in shard_dirs.items()
+    }
+    results: dict[int, ShardResult] = {}
+    for s, d in shard_dirs.items():
+        if (done := shard_done(d)) is not None:
+            results[s] = done
+    todo = {s: jobs[s] for s in jobs if s not in results}
+    summary.shards_skipped = len(results)
     summary.shards_built = len(todo)
+    extraction: dict[str, float] = defaultdict(float)
     if todo:
-        start_ray(cfg.ray)
-        remote = ray.remote(num_cpus=1, max_retries=2)(build_shard)
-        pending = {
-            remote.remote([str(f) for f in part.files[s]], str(d), cfg): s for s, d in todo.items()
-        }
-        done = 0
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            ray.get(ready[0])
-            pending.pop(ready[0])
-            done += 1
-            if progress:
-                progress(done, len(todo))
+        if uses_cache(cfg):
+            built = _staged_shards(todo, cfg, str(store_dir), live, timeline, extraction, progress)
+        else:
+            built = _fused_shards(todo, cfg, str(store_dir), live, timeline, progress)
+        results.update(built)
+        for result in built.values():  # rules extracted inside compile tasks
+            for key, value in _prefixed(result.counts, "extract:").items():
+                extraction[key] += value
 
-    counts: dict[str, int] = {}
-    for d in shard_dirs.values():
-        for key, value in (shard_done(d) or {}).items():
-            counts[key] = counts.get(key, 0) + value
-    summary.users = counts.get("users", 0)
-    summary.messages = counts.get("messages", 0)
-    summary.snapshots = counts.get("snapshots", 0)
-    summary.claims = counts.get("claims", 0)
-    summary.trajectories = counts.get("trajectories", 0)
-    summary.pages = counts.get("wiki_pages", 0)
-    summary.extractors = _prefixed(counts, "extractor:")
-    summary.page_kinds = _prefixed(counts, "pages:")
+    counts: dict[str, int] = defaultdict(int)
+    failures: list[UserFailure] = []
+    for result in results.values():
+        for key, value in result.counts.items():
+            counts[key] += value
+        failures.extend(result.failures)
+    _summarise(summary, counts, part, failures, extraction)
 
-    if not committed_marker.exists():
+    if not committed_marker.exists() or failures:
+        timeline.start("commit")
+        _commit(store_dir, cfg, part, shard_dirs, summary, failures)
         store = LanceStore(store_dir)
-        staged = {
-            name: [
-                d / f"{name}.parquet"
-                for d in shard_dirs.values()
-                if (d / f"{name}.parquet").exists()
-            ]
-            for name in USER_TABLES
-        }
-        staged["quarantine"] = part.quarantine_files
-        users = sorted(u for shard_users in part.users.values() for u in shard_users)
-        versions = store.commit_run(staged, users, load_embedder(cfg.embed.model_path).dim)
-        summary.seconds = time.time() - started
+        store.record_failures([f.row(run_key) for f in failures])
         store.record_run(
             {
                 "run_id": run_key,
@@ -148,14 +343,217 @@ def run_build(
                 "counts": {
                     **counts,
                     "rows_read": part.rows_read,
-                    "quarantined": part.rows_quarantined,
+                    "quarantined": summary.quarantined,
+                    "failed_users": len(summary.failed_users),
                 },
-                "versions": versions,
+                "versions": store.versions(),
             }
         )
-        committed_marker.parent.mkdir(parents=True, exist_ok=True)
-        committed_marker.write_text(json.dumps(versions, sort_keys=True))
+        if not failures:
+            committed_marker.parent.mkdir(parents=True, exist_ok=True)
+            committed_marker.write_text(json.dumps(store.versions(), sort_keys=True))
+            _remove_other_shards(work, set(shard_dirs.values()))
         summary.committed = True
-    shutil.rmtree(staging, ignore_errors=True)
+        timeline.end("commit")
+    if uses_cache(cfg):
+        extraction_cache(cfg, str(store_dir)).compact()
+    summary.stage_seconds = timeline.seconds()
     summary.seconds = time.time() - started
     return summary
+
+
+def _summarise(
+    summary: BuildSummary,
+    counts: dict[str, int],
+    part: Partition,
+    failures: list[UserFailure],
+    extraction: dict[str, float],
+) -> None:
+    summary.users = counts.get("users", 0)
+    summary.messages = counts.get("messages", 0)
+    summary.snapshots = counts.get("snapshots", 0)
+    summary.claims = counts.get("claims", 0)
+    summary.trajectories = counts.get("trajectories", 0)
+    summary.pages = counts.get("wiki_pages", 0)
+    summary.quarantined = part.rows_quarantined + counts.get("quarantined", 0)
+    summary.extractors = _prefixed(counts, "extractor:")
+    summary.page_kinds = _prefixed(counts, "pages:")
+    summary.failed_users = sorted({f.user_id for f in failures})
+    summary.failures = [
+        {"user_id": f.user_id, "stage": f.stage, "error": f.error, "attempts": f.attempts}
+        for f in failures
+    ]
+    if "windows" not in extraction:
+        extraction["windows"] = extraction.get("extracted", 0)
+    for key in ("windows", "cache_hits", "extracted", "ok", "repaired", "fallback"):
+        extraction[key] += 0
+    for key in ("engine_loads", "engine_calls", "engine_prompts"):
+        extraction[key] += 0
+    calls = extraction["engine_calls"]
+    extraction["mean_windows_per_engine_call"] = (
+        round(extraction["engine_prompts"] / calls, 2) if calls else 0.0
+    )
+    extraction["lost"] = extraction["windows"] - extraction["cache_hits"] - extraction["extracted"]
+    summary.extraction = {
+        k: (int(v) if float(v).is_integer() else v) for k, v in extraction.items()
+    }
+
+
+def _commit(
+    store_dir: Path,
+    cfg: Config,
+    part: Partition,
+    shard_dirs: dict[int, Path],
+    summary: BuildSummary,
+    failures: list[UserFailure],
+) -> None:
+    """One upsert per table; failed users' earlier memory is left as it was."""
+    staged = {
+        name: [
+            d / f"{name}.parquet" for d in shard_dirs.values() if (d / f"{name}.parquet").exists()
+        ]
+        for name in USER_TABLES
+    }
+    staged["quarantine"] = list(part.quarantine_files) + [
+        d / "quarantine.parquet" for d in shard_dirs.values() if (d / "quarantine.parquet").exists()
+    ]
+    failed = {f.user_id for f in failures}
+    users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
+    dim = load_embedder(cfg.embed.model_path).dim
+    LanceStore(store_dir).commit_run(staged, users, dim)
+
+
+def _remove_other_shards(work: Path, keep: set[Path]) -> None:
+    """Shard outputs of earlier configs or inputs: committed already, no longer needed."""
+    for shard_dir in (work / "shards").glob("*"):
+        if shard_dir not in keep:
+            shutil.rmtree(shard_dir, ignore_errors=True)
+
+
+def _fused_shards(
+    todo: dict[int, ShardJob],
+    cfg: Config,
+    store_dir: str,
+    live: _Live,
+    timeline: _Timeline,
+    progress: Progress | None,
+) -> dict[int, ShardResult]:
+    """Rules, uncached: one CPU task per shard does windows, extraction and compile."""
+    task = ray.remote(**CompileStage.resources, max_retries=2)(run_compile)
+    timeline.start("compile")
+    pending = {task.remote(cfg, store_dir, job): s for s, job in todo.items()}
+    live.refs.update(pending)
+    results: dict[int, ShardResult] = {}
+    while pending:
+        [ready], _ = ray.wait(list(pending), num_returns=1)
+        results[pending.pop(ready)] = ray.get(ready)
+        live.refs.discard(ready)
+        if progress:
+            progress(len(results), len(todo))
+    timeline.end("compile")
+    return results
+
+
+def _first_line(exc: BaseException) -> str:
+    """The root cause's message of a Ray error, on one line."""
+    cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else exc
+    text = f"{type(cause).__name__}: {cause}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[0][:300] if lines else type(exc).__name__
+
+
+def _staged_shards(
+    todo: dict[int, ShardJob],
+    cfg: Config,
+    store_dir: str,
+    live: _Live,
+    timeline: _Timeline,
+    extraction: dict[str, float],
+    progress: Progress | None,
+) -> dict[int, ShardResult]:
+    """windows tasks → extraction actor pool (batches across users) → compile tasks."""
+    windows_task = ray.remote(**WindowsStage.resources, max_retries=2)(run_windows)
+    compile_task = ray.remote(**CompileStage.resources, max_retries=2)(run_compile)
+    actor_cls = ray.remote(ExtractStage).options(**ExtractStage.resources(cfg), max_restarts=0)
+    batch_size = cfg.extract.batch_size
+
+    pending: dict[Any, tuple[str, Any]] = {}
+    queue: list[tuple[str, Window, int]] = []
+    remaining: dict[int, int] = {}
+    actors: dict[Any, int] = {}  # actor → batches in flight
+    results: dict[int, ShardResult] = {}
+
+    def submit(kind: str, ref: Any, info: Any) -> None:
+        timeline.start(kind)
+        pending[ref] = (kind, info)
+        live.refs.add(ref)
+
+    def compile_shard(shard: int) -> None:
+        submit("compile", compile_task.remote(cfg, store_dir, todo[shard]), shard)
+
+    def new_actor() -> Any:
+        actor = actor_cls.remote(cfg, store_dir)
+        actor.setup.remote()
+        live.actors.append(actor)
+        actors[actor] = 0
+        return actor
+
+    def dispatch(flush: bool) -> None:
+        while queue and (len(queue) >= batch_size or flush):
+            if not actors:
+                for _ in range(cfg.extract.pool_size):
+                    new_actor()
+            actor = min(actors, key=lambda a: actors[a])
+            if actors[actor] >= ACTOR_QUEUE:
+                return
+            batch, queue[:] = queue[:batch_size], queue[batch_size:]
+            actors[actor] += 1
+            ref = actor.process_batch.remote([(k, w) for k, w, _ in batch])
+            submit("extract", ref, (actor, [s for _, _, s in batch]))
+
+    for shard, job in todo.items():
+        submit("windows", windows_task.remote(cfg, store_dir, job), shard)
+    while pending:
+        [ready], _ = ray.wait(list(pending), num_returns=1)
+        kind, info = pending.pop(ready)
+        live.refs.discard(ready)
+        if kind == "windows":
+            found: ShardWindows = ray.get(ready)
+            extraction["windows"] += found.windows
+            extraction["cache_hits"] += found.cache_hits
+            remaining[found.shard] = len(found.missing)
+            queue.extend((k, w, found.shard) for k, w in found.missing)
+            if not found.missing:
+                compile_shard(found.shard)
+        elif kind == "extract":
+            actor, shards = info
+            actors[actor] = max(0, actors.get(actor, 1) - 1)
+            try:
+                for key, value in ray.get(ready).items():
+                    extraction[key] += value
+            except (ray.exceptions.RayTaskError, ray.exceptions.RayActorError) as exc:
+                # The batch's users fail at compile ("no draft"), recorded per user.
+                error = _first_line(exc)
+                print(f"warning: extraction batch failed: {error}", file=sys.stderr)
+                for shard in shards:
+                    todo[shard].extract_error = f"extraction batch failed: {error}"
+                if isinstance(exc, ray.exceptions.RayActorError):
+                    actors.pop(actor, None)
+            for shard in shards:
+                remaining[shard] -= 1
+                if remaining[shard] == 0:
+                    compile_shard(shard)
+        else:
+            results[info] = ray.get(ready)
+            if progress:
+                progress(len(results), len(todo))
+        timeline.end(kind)
+        windows_left = any(k == "windows" for k, _ in pending.values())
+        dispatch(flush=not windows_left)
+    for actor in list(actors):
+        ray.kill(actor)
+    live.actors.clear()
+    return results
+
+
+__all__ = ["SUCCESS", "BuildSummary", "config_hash", "run_build"]

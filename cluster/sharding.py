@@ -1,45 +1,43 @@
-"""Stable user → shard assignment and the driver-side partition of an archive.
+"""Stable user → shard assignment and the partition of an archive, one task per input file.
 
-The driver streams the archive in record batches (never the whole archive in memory),
-quarantines invalid rows, and appends each batch's rows to per-shard Parquet parts.
-Each shard gets a content digest, so a shard whose input and config are unchanged is
-recognised on the next run and skipped.
+Stage 1 of the build (read + validate + partition). `partition_file` streams one input
+file in record batches (never the whole file in memory), quarantines invalid rows and
+appends each batch's rows to per-shard Parquet parts; the build runs it as one Ray task
+per file, `partition_archive` runs the same function in-process. `merge_partitions` puts
+the per-file results together in input order and gives each shard a content digest (so an
+unchanged shard is recognised on the next run) and the quarantine a digest of its own (so
+a run whose only change is a bad row still commits).
+
+Duplicates of (user_id, message_id) are caught inside a file by the reader; across files
+they meet again in the same shard (same user) and `dedupe_messages` quarantines the later
+copies there.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from arborwiki.storage.archive import read_archive
+from arborwiki.core.records import Message, QuarantineRow
+from arborwiki.storage.archive import archive_files, read_archive
+from arborwiki.storage.readers_rows import RowValidator
 from arborwiki.storage.tables import record_row, rows_to_table
+
+DUPLICATE_REASON = "duplicate message_id for user"
 
 
 def shard_of(user_id: str, num_shards: int) -> int:
     """blake2b of the UTF-8 user id, mod num_shards: stable across runs, hosts and versions."""
     digest = hashlib.blake2b(user_id.encode("utf-8"), digest_size=8).digest()
     return int.from_bytes(digest, "big") % num_shards
-
-
-@dataclass
-class Partition:
-    """Where a run's input went: per-shard Parquet parts, digests, users and counts."""
-
-    root: Path
-    num_shards: int
-    files: dict[int, list[Path]] = field(default_factory=lambda: defaultdict(list))
-    users: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
-    digests: dict[int, str] = field(default_factory=dict)
-    quarantine_files: list[Path] = field(default_factory=list)
-    rows_read: int = 0
-    rows_valid: int = 0
-    rows_quarantined: int = 0
 
 
 def _ipc_bytes(table: pa.Table) -> bytes:
@@ -49,32 +47,126 @@ def _ipc_bytes(table: pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def partition_archive(
-    path: str, out_dir: Path, num_shards: int, batch_rows: int = 50_000
-) -> Partition:
-    """Stream `path` into out_dir/shard-K/part-N.parquet; quarantine into out_dir/quarantine."""
-    part = Partition(root=out_dir, num_shards=num_shards)
-    hashers = defaultdict(lambda: hashlib.blake2b(digest_size=16))
+@dataclass
+class FilePartition:
+    """What one input file became: shard parts (with digests), quarantine parts, counts."""
+
+    file_index: int
+    source: str
+    parts: list[tuple[int, str, str]] = field(default_factory=list)  # shard, path, digest
+    users: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
+    quarantine_files: list[str] = field(default_factory=list)
+    quarantine_digest: str = ""
+    rows_read: int = 0
+    rows_valid: int = 0
+    rows_quarantined: int = 0
+
+
+def partition_file(
+    file_index: int, path: str, out_dir: str, num_shards: int, batch_rows: int = 50_000
+) -> FilePartition:
+    """Stream one file into out_dir/shard-K/part-F-N.parquet; quarantine into out_dir/quarantine."""
+    out = Path(out_dir)
+    result = FilePartition(file_index=file_index, source=path)
+    quarantine_hash = hashlib.blake2b(digest_size=16)
     for n, batch in enumerate(read_archive(path, batch_rows=batch_rows)):
-        part.rows_read += batch.rows_read
-        part.rows_valid += batch.table.num_rows
-        part.rows_quarantined += len(batch.quarantine)
+        stem = f"part-{file_index:06d}-{n:06d}.parquet"
+        result.rows_read += batch.rows_read
+        result.rows_valid += batch.table.num_rows
+        result.rows_quarantined += len(batch.quarantine)
         if batch.quarantine:
-            qfile = out_dir / "quarantine" / f"part-{n:06d}.parquet"
+            qtable = rows_to_table("quarantine", map(record_row, batch.quarantine), 1)
+            qfile = out / "quarantine" / stem
             qfile.parent.mkdir(parents=True, exist_ok=True)
-            pq.write_table(rows_to_table("quarantine", map(record_row, batch.quarantine), 1), qfile)
-            part.quarantine_files.append(qfile)
+            pq.write_table(qtable, qfile)
+            result.quarantine_files.append(str(qfile))
+            quarantine_hash.update(_ipc_bytes(qtable))
         if batch.table.num_rows == 0:
             continue
         users = batch.table.column("user_id").to_pylist()
         shards = pa.array([shard_of(u, num_shards) for u in users], type=pa.int32())
         for shard in sorted(set(shards.to_pylist())):
             rows = batch.table.filter(pc.equal(shards, shard))
-            file = out_dir / f"shard-{shard:05d}" / f"part-{n:06d}.parquet"
+            file = out / f"shard-{shard:05d}" / stem
             file.parent.mkdir(parents=True, exist_ok=True)
             pq.write_table(rows, file)
-            part.files[shard].append(file)
-            part.users[shard].update(rows.column("user_id").to_pylist())
-            hashers[shard].update(_ipc_bytes(rows))
+            digest = hashlib.blake2b(_ipc_bytes(rows), digest_size=16).hexdigest()
+            result.parts.append((shard, str(file), digest))
+            result.users[shard].update(rows.column("user_id").to_pylist())
+    result.quarantine_digest = quarantine_hash.hexdigest() if result.quarantine_files else ""
+    return result
+
+
+@dataclass
+class Partition:
+    """Where a run's input went: per-shard Parquet parts, digests, users and counts."""
+
+    root: Path
+    num_shards: int
+    sources: list[str] = field(default_factory=list)
+    files: dict[int, list[Path]] = field(default_factory=lambda: defaultdict(list))
+    users: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
+    digests: dict[int, str] = field(default_factory=dict)
+    quarantine_files: list[Path] = field(default_factory=list)
+    quarantine_digest: str = ""
+    rows_read: int = 0
+    rows_valid: int = 0
+    rows_quarantined: int = 0
+
+
+def merge_partitions(out_dir: Path, num_shards: int, results: Iterable[FilePartition]) -> Partition:
+    """Per-file results in input order → one Partition with shard and quarantine digests."""
+    part = Partition(root=out_dir, num_shards=num_shards)
+    hashers: dict[int, Any] = defaultdict(lambda: hashlib.blake2b(digest_size=16))
+    quarantine_hash = hashlib.blake2b(digest_size=16)
+    for result in sorted(results, key=lambda r: r.file_index):
+        part.sources.append(result.source)
+        part.rows_read += result.rows_read
+        part.rows_valid += result.rows_valid
+        part.rows_quarantined += result.rows_quarantined
+        part.quarantine_files.extend(Path(f) for f in result.quarantine_files)
+        quarantine_hash.update(result.quarantine_digest.encode())
+        for shard, path, digest in result.parts:
+            part.files[shard].append(Path(path))
+            hashers[shard].update(digest.encode())
+        for shard, users in result.users.items():
+            part.users[shard].update(users)
     part.digests = {shard: h.hexdigest() for shard, h in sorted(hashers.items())}
+    part.quarantine_digest = quarantine_hash.hexdigest() if part.quarantine_files else ""
     return part
+
+
+def partition_archive(
+    path: str, out_dir: Path, num_shards: int, batch_rows: int = 50_000
+) -> Partition:
+    """The whole read stage in-process: every file of `path`, one after the other."""
+    files = archive_files(path)
+    results = [
+        partition_file(i, str(f), str(out_dir), num_shards, batch_rows) for i, f in enumerate(files)
+    ]
+    return merge_partitions(out_dir, num_shards, results)
+
+
+def dedupe_messages(
+    items: list[tuple[Message, str]],
+) -> tuple[list[Message], list[QuarantineRow]]:
+    """Keep each (user_id, message_id) once, the first in input order; quarantine the rest.
+
+    `items` are (message, input file) in input order (parts sorted by file, then batch).
+    """
+    seen: set[tuple[str, str]] = set()
+    kept: list[Message] = []
+    dropped: list[QuarantineRow] = []
+    validator = RowValidator()
+    for message, source in items:
+        key = (message.user_id, message.message_id)
+        if key in seen:
+            location = f"{Path(source).name} (message {message.message_id}, another input file)"
+            raw = message.model_dump_json()
+            dropped.append(
+                validator.quarantine(DUPLICATE_REASON, source, location, raw, message.user_id)
+            )
+            continue
+        seen.add(key)
+        kept.append(message)
+    return kept, dropped

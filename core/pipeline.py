@@ -1,52 +1,86 @@
-"""The per-user pipeline: messages → snapshots → forest → claims → evidence → wiki.
+"""The per-user pipeline as typed stages: windows → extract (batched) → compile.
 
-One plain function, the same in-process (tests, one user) and inside a Ray shard
-task (many users). Every stage it calls is pure and typed.
+The build runs these stages apart so extraction can batch windows from many users on a
+pool of engines (cluster/stages.py); `build_user_memory` chains them for one user
+in-process (tests, notebooks). Every function here is pure and typed.
 """
 
 from __future__ import annotations
 
-from arborwiki.core.config import Config
+import hashlib
+from dataclasses import dataclass
+
+from arborwiki.core.config import Config, WindowConfig
 from arborwiki.core.embedding import Embedder
-from arborwiki.core.extract.base import Extractor, to_snapshot
+from arborwiki.core.extract.base import Extraction, LabeledExtractor, to_snapshot
 from arborwiki.core.forest.evidence import build_evidence
 from arborwiki.core.forest.forest import build_forest
 from arborwiki.core.forest.lifecycle import apply_lifecycle
-from arborwiki.core.records import Message, UserMemory
+from arborwiki.core.records import Message, UserMemory, Window
 from arborwiki.core.wiki.compile import compile_wiki
 from arborwiki.core.windows import make_windows, order_messages
 
 
-def build_user_memory(
-    messages: list[Message], cfg: Config, extractor: Extractor, embedder: Embedder
-) -> UserMemory:
-    """Compile one user's messages into their whole memory (all records, vectors included)."""
+class InjectedFault(RuntimeError):
+    """Raised on purpose for users named in `build.fault_users` (failure-path tests)."""
+
+
+@dataclass
+class UserWindows:
+    """Stage 1's output for one user: messages in pipeline order and their windows."""
+
+    user_id: str
+    messages: list[Message]
+    windows: list[Window]
+
+
+def user_windows(messages: list[Message], cfg: WindowConfig) -> UserWindows:
+    """Order one user's messages and cut them into extraction windows."""
     if not messages:
-        raise ValueError("build_user_memory needs at least one message")
+        raise ValueError("user_windows needs at least one message")
     user_id = messages[0].user_id
     if any(m.user_id != user_id for m in messages):
-        raise ValueError("build_user_memory got messages of more than one user")
-    messages = order_messages(messages)
-    windows = make_windows(messages, cfg.window)
-    drafts = extractor.extract(windows)
-    if len(drafts) != len(windows):
-        raise RuntimeError(f"extractor returned {len(drafts)} drafts for {len(windows)} windows")
-    made_by = getattr(extractor, "last_extractors", None) or [extractor.name] * len(windows)
-    snapshots = [to_snapshot(w, d, n) for w, d, n in zip(windows, drafts, made_by, strict=True)]
-    for snapshot, vector in zip(
-        snapshots, embedder.embed([s.summary for s in snapshots]), strict=True
-    ):
+        raise ValueError("user_windows got messages of more than one user")
+    ordered = order_messages(messages)
+    return UserWindows(user_id, ordered, make_windows(ordered, cfg))
+
+
+def window_digest(window: Window) -> str:
+    """Content digest of a window (owner, ids, speakers, texts, times): the cache key's base."""
+    return hashlib.blake2b(window.model_dump_json().encode(), digest_size=16).hexdigest()
+
+
+def embedding_text(window: Window, extraction: Extraction) -> str:
+    """What a snapshot's vector is made from: its summary, or the turns when the model gave
+    none (an empty summary would give a zero vector, useless for attachment and search)."""
+    summary = extraction.draft.summary.strip()
+    return summary or " ".join(m.full_text for m in window.messages)
+
+
+def compile_user(
+    uw: UserWindows, extractions: list[Extraction], cfg: Config, embedder: Embedder
+) -> UserMemory:
+    """Snapshots from drafts, vectors, forest, lifecycle, evidence and wiki for one user."""
+    if len(extractions) != len(uw.windows):
+        raise RuntimeError(f"{len(extractions)} drafts for {len(uw.windows)} windows")
+    if uw.user_id in cfg.build.fault_users:
+        raise InjectedFault(f"fault injected for user {uw.user_id!r} (build.fault_users)")
+    snapshots = [
+        to_snapshot(w, e.draft, e.extractor) for w, e in zip(uw.windows, extractions, strict=True)
+    ]
+    texts = [embedding_text(w, e) for w, e in zip(uw.windows, extractions, strict=True)]
+    for snapshot, vector in zip(snapshots, embedder.embed(texts), strict=True):
         snapshot.vector = vector.tolist()
     nodes, trajectories = build_forest(snapshots, cfg.attach)
     claims = apply_lifecycle(snapshots, nodes, cfg.lifecycle)
     evidence = build_evidence(claims, snapshots)
     pages = compile_wiki(
-        user_id, snapshots, trajectories, claims, evidence, cfg.wiki, embedder.embed
+        uw.user_id, snapshots, trajectories, claims, evidence, cfg.wiki, embedder.embed
     )
-    message_vectors = embedder.embed([m.search_text for m in messages])
+    message_vectors = embedder.embed([m.search_text for m in uw.messages])
     return UserMemory(
-        user_id=user_id,
-        messages=messages,
+        user_id=uw.user_id,
+        messages=uw.messages,
         snapshots=snapshots,
         claims=claims,
         nodes=nodes,
@@ -55,3 +89,12 @@ def build_user_memory(
         pages=pages,
         message_vectors=message_vectors.tolist(),
     )
+
+
+def build_user_memory(
+    messages: list[Message], cfg: Config, extractor: LabeledExtractor, embedder: Embedder
+) -> UserMemory:
+    """Compile one user's messages into their whole memory (all records, vectors included)."""
+    uw = user_windows(messages, cfg.window)
+    batch = extractor.extract_labeled(uw.windows)
+    return compile_user(uw, batch.extractions, cfg, embedder)

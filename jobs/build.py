@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import sys
+
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from arborwiki.cluster.build import BuildSummary, run_build
 from arborwiki.core.config import Config
 
 
-def build(input_path: str, store: str, cfg: Config) -> BuildSummary:
+def build(input_path: str, store: str, cfg: Config, as_json: bool = False) -> BuildSummary:
+    """Run the build with a progress bar (stderr); print the summary line or one JSON object."""
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -23,5 +27,18 @@ def build(input_path: str, store: str, cfg: Config) -> BuildSummary:
             cfg,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
-    print(summary.line())
+    if as_json:
+        print(json.dumps(summary.to_dict(), sort_keys=True))
+    else:
+        print(summary.line())
+        for failure in summary.failures:
+            print(
+                f"failed: user {failure['user_id']!r} at {failure['stage']}: {failure['error']}",
+                file=sys.stderr,
+            )
     return summary
+
+
+def too_many_failures(summary: BuildSummary, cfg: Config) -> bool:
+    """Exit non-zero only when the failed share passes `build.max_failed_share`."""
+    return summary.failed_share > cfg.build.max_failed_share

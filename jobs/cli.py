@@ -20,13 +20,20 @@ def build_cmd(
         ..., "--input", "-i", help="JSONL/Parquet file, dir or glob; LoCoMo .json"
     ),
     store: str = typer.Option(..., "--store", "-s", help="Lance store directory"),
+    as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object"),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
-    """Compile an archive into per-user memory in a Lance store (Ray shards)."""
-    from arborwiki.jobs.build import build
+    """Compile an archive into per-user memory in a Lance store (Ray stages, one commit).
 
-    build(input, store, config_from(config, set))
+    Exit 1 when the share of users that failed passes build.max_failed_share (the others
+    are committed all the same); 2 for bad input.
+    """
+    from arborwiki.jobs.build import build, too_many_failures
+
+    cfg = config_from(config, set)
+    if too_many_failures(build(input, store, cfg, as_json), cfg):
+        raise SystemExit(1)  # not typer.Exit: one_line_errors maps RuntimeErrors to exit 2
 
 
 @app.command("serve")

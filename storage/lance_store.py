@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 from lancedb.index import FTS, BTree
 
-from arborwiki.storage.tables import SPECS, USER_TABLES, schema_for
+from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
 
 
 def sql_str(value: str) -> str:
@@ -110,6 +110,20 @@ class LanceStore:
         for key in ("counts", "versions"):
             payload[key] = json.dumps(payload.get(key, {}), sort_keys=True)
         table.add(pa.Table.from_pylist([payload], schema=schema_for("runs", 1)))
+
+    def record_failures(self, rows: list[dict[str, Any]]) -> None:
+        """Upsert the users whose build failed (one row per run, user and stage)."""
+        if rows:
+            self.upsert("build_failures", rows_to_table("build_failures", rows, 1), 1)
+
+    def failures(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        """Recorded build failures, of one run or all."""
+        if not self.has("build_failures"):
+            return []
+        query = self.table("build_failures").search()
+        if run_id is not None:
+            query = query.where(f"run_id = {sql_str(run_id)}")
+        return query.limit(None).to_list()
 
     def build_indexes(self) -> None:
         """Scalar index on user_id everywhere, full-text on text columns.

@@ -7,6 +7,7 @@ as fixed-size float32 lists so Lance can search them.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -219,6 +220,20 @@ RUNS = TableSpec(
         _f("versions", pa.string()),
     ],
 )
+BUILD_FAILURES = TableSpec(
+    "build_failures",
+    "failure_id",
+    [
+        _f("failure_id", pa.string(), False),
+        _f("run_id", pa.string(), False),
+        _f("user_id", pa.string(), False),
+        _f("stage", pa.string(), False),
+        _f("error", pa.string()),
+        _f("traceback_digest", pa.string()),
+        _f("attempts", pa.int64()),
+        _f("failed_at", TS),
+    ],
+)
 
 SPECS: dict[str, TableSpec] = {
     s.name: s
@@ -232,6 +247,7 @@ SPECS: dict[str, TableSpec] = {
         WIKI_PAGES,
         QUARANTINE,
         RUNS,
+        BUILD_FAILURES,
     )
 }
 USER_TABLES = (
@@ -270,10 +286,25 @@ def record_row(record: Record) -> dict[str, Any]:
     return row
 
 
+def _sound_vector(value: Any, dim: int) -> Any:
+    """A vector Lance will accept: `dim` finite floats. Anything else (missing, empty, wrong
+    length, NaN: whatever a model's output led to) is stored as the zero vector, which
+    every cosine in the project scores 0, instead of failing the whole commit."""
+    if value is not None and len(value) == dim and math.isfinite(sum(value)):
+        return value
+    return [0.0] * dim
+
+
 def rows_to_table(name: str, rows: Iterable[dict[str, Any]], dim: int) -> pa.Table:
     schema = schema_for(name, dim)
-    rows = list(rows)
-    return pa.Table.from_pylist([{f: r.get(f) for f in schema.names} for r in rows], schema=schema)
+    vectors = [f.name for f in schema if f.name.endswith("vector")]
+    out = []
+    for r in rows:
+        row = {f: r.get(f) for f in schema.names}
+        for column in vectors:
+            row[column] = _sound_vector(row[column], dim)
+        out.append(row)
+    return pa.Table.from_pylist(out, schema=schema)
 
 
 RECORD_TABLE: dict[type[Record], str] = {

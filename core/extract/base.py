@@ -1,12 +1,22 @@
-"""The extractor contract and the one place drafts become immutable snapshots."""
+"""The extractor contract and the one place drafts become immutable snapshots.
+
+Two levels: `Extractor` is the plain contract (windows in, one draft each out), which the
+rules extractor and every fallback meet; `LabeledExtractor` is what the build calls: it
+also says, per draft, which path made it (model, repaired, fallback) and how many engine
+calls it took, so no caller ever has to read state off the extractor after the call.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
 from arborwiki.core.extract.schema import SnapshotDraft
 from arborwiki.core.records import Claim, Snapshot, Window, stable_id
+
+STAT_KEYS = ("ok", "repaired", "fallback", "engine_calls", "engine_prompts")
+"""Per-call extraction counts: the three paths a draft can take, and engine usage."""
 
 
 class Extractor(Protocol):
@@ -15,6 +25,56 @@ class Extractor(Protocol):
     name: str
 
     def extract(self, windows: list[Window]) -> list[SnapshotDraft]: ...
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """One window's draft and the extractor path that made it (e.g. `vllm-repaired`)."""
+
+    draft: SnapshotDraft
+    extractor: str
+
+
+@dataclass
+class ExtractionBatch:
+    """One `extract_labeled` call's result: one Extraction per window, plus counts."""
+
+    extractions: list[Extraction] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STAT_KEYS, 0))
+
+
+def add_stats(total: dict[str, int], more: dict[str, int]) -> dict[str, int]:
+    """Sum `more` into `total` in place (missing keys count as 0); returns `total`."""
+    for key, value in more.items():
+        total[key] = total.get(key, 0) + value
+    return total
+
+
+class LabeledExtractor(Protocol):
+    """What the build calls: drafts with the name of the path that made each one."""
+
+    name: str
+
+    def extract_labeled(self, windows: list[Window]) -> ExtractionBatch: ...
+
+
+class Labeled:
+    """A plain Extractor (rules) as a LabeledExtractor: every draft is its own, 'ok'."""
+
+    def __init__(self, extractor: Extractor) -> None:
+        self.inner = extractor
+        self.name = extractor.name
+
+    def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
+        return self.inner.extract(windows)
+
+    def extract_labeled(self, windows: list[Window]) -> ExtractionBatch:
+        drafts = self.inner.extract(windows)
+        if len(drafts) != len(windows):
+            raise RuntimeError(f"extractor returned {len(drafts)} drafts for {len(windows)}")
+        batch = ExtractionBatch([Extraction(d, self.name) for d in drafts])
+        batch.stats["ok"] = len(drafts)
+        return batch
 
 
 def snapshot_id_for(window: Window) -> str:

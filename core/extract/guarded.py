@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.base import Extraction, ExtractionBatch, Extractor
 from arborwiki.core.extract.prompts import (
     DraftParseError,
     build_messages,
@@ -102,3 +102,19 @@ def guarded_extract(
     if len(done) != len(windows):  # unreachable while untag() holds; never drop silently
         raise IndexMismatchError(f"{len(windows) - len(done)} windows got no draft")
     return done, names, stats
+
+
+def guarded_batch(
+    windows: list[Window], generate: Generate, fallback: Extractor, llm_name: str = "vllm"
+) -> ExtractionBatch:
+    """`guarded_extract` as an ExtractionBatch, counting engine calls and prompts sent."""
+    usage = {"engine_calls": 0, "engine_prompts": 0}
+
+    def counted(requests: list[TaggedRequest]) -> list[TaggedOutput]:
+        usage["engine_calls"] += 1
+        usage["engine_prompts"] += len(requests)
+        return generate(requests)
+
+    drafts, names, stats = guarded_extract(windows, counted, fallback, llm_name)
+    extractions = [Extraction(d, n) for d, n in zip(drafts, names, strict=True)]
+    return ExtractionBatch(extractions, {**stats, **usage})

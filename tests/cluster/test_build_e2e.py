@@ -11,8 +11,8 @@ import ray
 
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.query_actor import start_query_actor
-from arborwiki.cluster.shard_task import build_shard
 from arborwiki.cluster.sharding import partition_archive
+from arborwiki.cluster.stages import CompileStage, ShardJob
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
@@ -75,12 +75,15 @@ def test_query_actor_cites_only_the_users_own_messages(example_store, cfg: Confi
 
 
 def test_ray_and_in_process_shards_agree(example_store, cfg: Config, tmp_path: Path) -> None:
-    """The same shard function, run here in-process, yields the rows the Ray build stored."""
+    """The same stages, run here in-process, yield the rows the Ray build stored."""
     store_dir, _ = example_store
     part = partition_archive(str(EXAMPLES / "sample_archive.jsonl"), tmp_path / "p", 3)
     shard = max(part.files, key=lambda s: len(part.users[s]))
     out = tmp_path / "out"
-    build_shard([str(f) for f in part.files[shard]], str(out), cfg)
+    stage = CompileStage(cfg, str(tmp_path / "store"))
+    stage.setup()
+    job = ShardJob(shard, [str(f) for f in part.files[shard]], part.sources, str(out))
+    assert stage.process_batch(job).failures == []
     local = pads.dataset(str(out / "claims.parquet")).to_table().to_pylist()
     store = LanceStore(store_dir)
     for user in part.users[shard]:

@@ -1,0 +1,325 @@
+"""The build's stages: small classes with `setup` (once per worker) and `process_batch`.
+
+Plain Python, no Ray: tests run them in-process and `cluster/build.py` runs the very same
+objects as Ray tasks (windows, compile) and actors (extract). Each declares the resources
+it needs. The data between them:
+
+- WindowsStage:  shard parts → the shard's windows that the extraction cache lacks;
+- ExtractStage:  a batch of windows from many users → drafts written to the cache, counts;
+- CompileStage:  shard parts + drafts (cache, or rules in-process) → staged Parquet rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import traceback
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from arborwiki.backends.extractors import (
+    build_labeled_extractor,
+    extractor_fingerprint,
+    loads_engine,
+)
+from arborwiki.cluster.sharding import dedupe_messages
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import load_embedder
+from arborwiki.core.extract.base import Extraction, LabeledExtractor, add_stats
+from arborwiki.core.pipeline import UserWindows, compile_user, user_windows, window_digest
+from arborwiki.core.records import Message, Window
+from arborwiki.core.schema import table_to_messages
+from arborwiki.storage.extract_cache import ExtractCache
+from arborwiki.storage.tables import USER_TABLES, memory_tables, record_row, rows_to_table
+
+SUCCESS = "_SUCCESS"
+EXTRACT_STATS = ("windows", "cache_hits", "extracted", "ok", "repaired", "fallback")
+
+
+@dataclass
+class ShardJob:
+    """One shard's input parts (in input order), their source files, and its output dir."""
+
+    shard: int
+    parts: list[str]
+    sources: list[str]
+    out_dir: str
+    extract_error: str = ""  # why some of its windows got no draft (set by the driver)
+
+
+@dataclass
+class ShardWindows:
+    """WindowsStage's answer: windows to extract (key, window) and per-shard counts."""
+
+    shard: int
+    missing: list[tuple[str, Window]]
+    windows: int
+    cache_hits: int
+
+
+@dataclass
+class UserFailure:
+    """A user whose stage raised after its retries: recorded, the build goes on."""
+
+    user_id: str
+    stage: str
+    error: str
+    traceback_digest: str
+    attempts: int
+
+    def row(self, run_id: str) -> dict[str, Any]:
+        digest = hashlib.blake2b(
+            json.dumps([run_id, self.user_id, self.stage]).encode(), digest_size=10
+        ).hexdigest()
+        return {
+            "failure_id": f"f_{digest}",
+            "run_id": run_id,
+            "user_id": self.user_id,
+            "stage": self.stage,
+            "error": self.error,
+            "traceback_digest": self.traceback_digest,
+            "attempts": self.attempts,
+            "failed_at": datetime.now(UTC),
+        }
+
+
+@dataclass
+class ShardResult:
+    """CompileStage's answer (also written to the shard's `_SUCCESS` marker)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    failures: list[UserFailure] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def shard_done(out_dir: Path) -> ShardResult | None:
+    """The result a finished, failure-free shard recorded; None when it must be (re)built."""
+    marker = out_dir / SUCCESS
+    if not marker.exists():
+        return None
+    data = json.loads(marker.read_text())
+    if data.get("failures"):
+        return None  # retry failed users on the next run
+    return ShardResult(counts=data["counts"])
+
+
+def extraction_cache(cfg: Config, store_dir: str) -> ExtractCache:
+    """The cache for this config's extractor: `extract.cache_dir` or under the store."""
+    root = cfg.extract.cache_dir or str(Path(store_dir) / "_cache" / "extract")
+    return ExtractCache(root, extractor_fingerprint(cfg.extract))
+
+
+def uses_cache(cfg: Config) -> bool:
+    """LLM drafts always go through the cache; rule drafts only when asked (they are cheap)."""
+    return cfg.extract.backend != "rules" or cfg.extract.cache_rules
+
+
+def read_shard(job: ShardJob) -> tuple[dict[str, list[Message]], list[dict[str, Any]]]:
+    """The shard's messages grouped by user (duplicates across files quarantined)."""
+    items: list[tuple[Message, str]] = []
+    for part in job.parts:
+        file_index = int(Path(part).stem.split("-")[1])
+        source = job.sources[file_index]
+        items.extend((m, source) for m in table_to_messages(pq.read_table(part)))
+    messages, duplicates = dedupe_messages(items)
+    by_user: dict[str, list[Message]] = defaultdict(list)
+    for m in messages:
+        by_user[m.user_id].append(m)
+    return dict(by_user), [record_row(q) for q in duplicates]
+
+
+def _error_kind(exc: BaseException) -> str:
+    return type(exc).__name__
+
+
+def with_retries(
+    cfg: Config, user_id: str, stage: str, call: Any
+) -> tuple[Any, UserFailure | None]:
+    """Run `call()`; retry error kinds named in `build.retry_errors`; else record a failure."""
+    attempts = 0
+    while True:
+        attempts += 1
+        try:
+            return call(), None
+        except Exception as exc:  # noqa: BLE001 - one user's failure must not stop the build
+            if attempts <= cfg.build.retry_errors.get(_error_kind(exc), 0):
+                continue
+            trace = "".join(traceback.format_exception(exc))
+            return None, UserFailure(
+                user_id=user_id,
+                stage=stage,
+                error=f"{_error_kind(exc)}: {exc}".splitlines()[0][:500],
+                traceback_digest=hashlib.blake2b(trace.encode(), digest_size=8).hexdigest(),
+                attempts=attempts,
+            )
+
+
+class WindowsStage:
+    """CPU: a shard's users → windows → content keys; returns the windows not cached yet."""
+
+    resources = {"num_cpus": 1}
+
+    def __init__(self, cfg: Config, store_dir: str) -> None:
+        self.cfg = cfg
+        self.store_dir = store_dir
+        self.cache: ExtractCache | None = None
+
+    def setup(self) -> None:
+        self.cache = extraction_cache(self.cfg, self.store_dir)
+
+    def process_batch(self, job: ShardJob) -> ShardWindows:
+        assert self.cache is not None, "setup() first"
+        by_user, _ = read_shard(job)
+        keyed = [
+            (window_digest(w), w)
+            for user_id in sorted(by_user)
+            for w in user_windows(by_user[user_id], self.cfg.window).windows
+        ]
+        known = self.cache.known(k for k, _ in keyed)
+        missing, queued = [], set()
+        for key, window in keyed:
+            if key not in known and key not in queued:
+                missing.append((key, window))
+                queued.add(key)
+        return ShardWindows(job.shard, missing, len(keyed), len(keyed) - len(missing))
+
+
+class ExtractStage:
+    """Batches of windows (from many users) → drafts into the cache. One engine per actor,
+    loaded in `setup`; vLLM actors ask for `tensor_parallel_size` GPUs (or extract.num_gpus)."""
+
+    def __init__(self, cfg: Config, store_dir: str) -> None:
+        self.cfg = cfg
+        self.store_dir = store_dir
+        self.extractor: LabeledExtractor | None = None
+        self.cache: ExtractCache | None = None
+        self.engine_loads = 0
+        self.setup_error: Exception | None = None
+
+    @staticmethod
+    def resources(cfg: Config) -> dict[str, float]:
+        ecfg = cfg.extract
+        if ecfg.backend == "vllm":
+            gpus = ecfg.tensor_parallel_size if ecfg.num_gpus is None else ecfg.num_gpus
+            return {"num_gpus": gpus, "num_cpus": ecfg.actor_num_cpus}
+        return {"num_cpus": 0}  # openai waits on HTTP; rules (cache_rules) is light
+
+    def setup(self) -> None:
+        """Load the engine once; a failure is kept and raised with every batch, so the
+        users it costs are recorded with the real reason."""
+        try:
+            self.cache = extraction_cache(self.cfg, self.store_dir)
+            self.extractor = build_labeled_extractor(self.cfg.extract)
+            self.engine_loads = int(loads_engine(self.cfg.extract))
+        except Exception as exc:  # noqa: BLE001 - reported per batch, see process_batch
+            self.setup_error = exc
+
+    def process_batch(self, batch: list[tuple[str, Window]]) -> dict[str, int]:
+        """Extract, write to the cache, and return counts (engine_loads once per actor)."""
+        if self.setup_error is not None:
+            raise RuntimeError(f"extractor setup failed: {self.setup_error}") from None
+        assert self.extractor is not None and self.cache is not None, "setup() first"
+        windows = [w for _, w in batch]
+        result = self.extractor.extract_labeled(windows)
+        if len(result.extractions) != len(windows):
+            raise RuntimeError(f"{len(result.extractions)} drafts for {len(windows)} windows")
+        self.cache.put([k for k, _ in batch], result.extractions)
+        stats = add_stats(
+            {"extracted": len(windows), "engine_loads": self.engine_loads}, result.stats
+        )
+        self.engine_loads = 0
+        return stats
+
+
+class CompileStage:
+    """CPU: one shard's users → memory (snapshots, vectors, forest, lifecycle, evidence,
+    wiki) → staged Parquet. Drafts come from the cache, or (rules, uncached) are made here:
+    cheap CPU extraction fused into this stage saves shipping windows between processes."""
+
+    resources = {"num_cpus": 1}
+
+    def __init__(self, cfg: Config, store_dir: str) -> None:
+        self.cfg = cfg
+        self.store_dir = store_dir
+        self.cache: ExtractCache | None = None
+        self.extractor: LabeledExtractor | None = None
+
+    def setup(self) -> None:
+        self.embedder = load_embedder(self.cfg.embed.model_path, self.cfg.embed.batch_size)
+        if uses_cache(self.cfg):
+            self.cache = extraction_cache(self.cfg, self.store_dir)
+        else:
+            self.extractor = build_labeled_extractor(self.cfg.extract)
+
+    def _extractions(
+        self, uw: UserWindows, drafts: dict[str, Extraction], stats: Counter[str], why: str
+    ) -> list[Extraction]:
+        if self.extractor is not None:
+            batch = self.extractor.extract_labeled(uw.windows)
+            stats.update({k: batch.stats.get(k, 0) for k in ("ok", "repaired", "fallback")})
+            stats["extracted"] += len(uw.windows)
+            return batch.extractions
+        keys = [window_digest(w) for w in uw.windows]
+        lost = [k for k in keys if k not in drafts]
+        if lost:
+            raise LookupError(f"{len(lost)} of {len(keys)} windows have no draft: {why}")
+        return [drafts[k] for k in keys]
+
+    def process_batch(self, job: ShardJob) -> ShardResult:
+        started = time.perf_counter()
+        out = Path(job.out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        by_user, duplicates = read_shard(job)
+        drafts: dict[str, Extraction] = {}
+        windows = {u: user_windows(ms, self.cfg.window) for u, ms in sorted(by_user.items())}
+        if self.cache is not None:
+            drafts = self.cache.get(window_digest(w) for uw in windows.values() for w in uw.windows)
+        staged: dict[str, list[pa.Table]] = defaultdict(list)
+        counts: Counter[str] = Counter()
+        stats: Counter[str] = Counter()
+        failures: list[UserFailure] = []
+        why = job.extract_error or "not extracted"
+        for user_id, uw in windows.items():
+            extractions, failure = with_retries(
+                self.cfg,
+                user_id,
+                "extract",
+                lambda uw=uw: self._extractions(uw, drafts, stats, why),
+            )
+            if failure is None:
+                memory, failure = with_retries(
+                    self.cfg,
+                    user_id,
+                    "compile",
+                    lambda uw=uw, ex=extractions: compile_user(uw, ex, self.cfg, self.embedder),
+                )
+            if failure is not None:
+                failures.append(failure)
+                continue
+            for name, table in memory_tables(memory, self.embedder.dim).items():
+                staged[name].append(table)
+                counts[name] += table.num_rows
+            counts["users"] += 1
+            for snapshot in memory.snapshots:
+                counts[f"extractor:{snapshot.extractor}"] += 1
+            for page in memory.pages:
+                counts[f"pages:{page.kind}"] += 1
+                counts["pages:shards"] += page.parent_page_id is not None
+        for name in USER_TABLES:
+            if staged[name]:
+                pq.write_table(pa.concat_tables(staged[name]), out / f"{name}.parquet")
+        if duplicates:
+            pq.write_table(rows_to_table("quarantine", duplicates, 1), out / "quarantine.parquet")
+            counts["quarantined"] += len(duplicates)
+        counts.update({f"extract:{k}": v for k, v in stats.items()})
+        result = ShardResult(dict(counts), failures, time.perf_counter() - started)
+        marker = {"counts": result.counts, "failures": [f.__dict__ for f in failures]}
+        (out / SUCCESS).write_text(json.dumps(marker, sort_keys=True))
+        return result

@@ -1,0 +1,109 @@
+"""The extraction cache: a window's draft, keyed by window content and extractor identity.
+
+Layout: `<root>/<fingerprint>/part-<uuid>.parquet` with columns (key, extractor, draft).
+The fingerprint directory is named by a digest of what decides a draft besides the window
+(backend, model, decoding settings, prompt and schema: `backends.extractors.
+extractor_fingerprint`), written next to it as `fingerprint.json`; the key is the window's
+content digest. Writers only ever add files (renamed into place when complete), so many
+actors can write at once and a crashed run leaves only whole files: a rerun, a resumed
+run or a later run never sends a cached window to the model again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+
+from arborwiki.core.extract.base import Extraction
+from arborwiki.core.extract.schema import SnapshotDraft
+
+SCHEMA = pa.schema(
+    [
+        pa.field("key", pa.string(), nullable=False),
+        pa.field("extractor", pa.string(), nullable=False),
+        pa.field("draft", pa.string(), nullable=False),
+    ]
+)
+COMPACT_AT_FILES = 64
+"""More part files than this are merged into one after a build (fewer opens per lookup)."""
+
+
+class ExtractCache:
+    """Drafts of one extractor identity under `root`; safe for many concurrent writers."""
+
+    def __init__(self, root: str | Path, identity: dict[str, Any]) -> None:
+        payload = json.dumps(identity, sort_keys=True, ensure_ascii=False)
+        self.fingerprint = hashlib.blake2b(payload.encode(), digest_size=10).hexdigest()
+        self.dir = Path(root) / self.fingerprint
+        self.dir.mkdir(parents=True, exist_ok=True)
+        ident = self.dir / "fingerprint.json"
+        if not ident.exists():
+            ident.write_text(payload)
+
+    def _files(self) -> list[str]:
+        return sorted(str(p) for p in self.dir.glob("part-*.parquet"))
+
+    def _scan(self, keys: Iterable[str], columns: list[str]) -> pa.Table:
+        wanted = pa.array(sorted(set(keys)), type=pa.string())
+        files = self._files()
+        if not files or len(wanted) == 0:
+            return SCHEMA.empty_table().select(columns)
+        dataset = pads.dataset(files, format="parquet", schema=SCHEMA)
+        return dataset.to_table(columns=columns, filter=pc.is_in(pc.field("key"), wanted))
+
+    def known(self, keys: Iterable[str]) -> set[str]:
+        """The keys among `keys` that have a cached draft (reads the key column only)."""
+        return set(self._scan(keys, ["key"]).column("key").to_pylist())
+
+    def get(self, keys: Iterable[str]) -> dict[str, Extraction]:
+        """Cached extractions for the keys present (a key written twice: either copy)."""
+        table = self._scan(keys, ["key", "extractor", "draft"])
+        return {
+            key: Extraction(SnapshotDraft.model_validate_json(draft), extractor)
+            for key, extractor, draft in zip(
+                table.column("key").to_pylist(),
+                table.column("extractor").to_pylist(),
+                table.column("draft").to_pylist(),
+                strict=True,
+            )
+        }
+
+    def put(self, keys: list[str], extractions: list[Extraction]) -> None:
+        """Add one part file (written under a temporary name, then renamed into place)."""
+        if not keys:
+            return
+        table = pa.Table.from_pydict(
+            {
+                "key": keys,
+                "extractor": [e.extractor for e in extractions],
+                "draft": [e.draft.model_dump_json() for e in extractions],
+            },
+            schema=SCHEMA,
+        )
+        name = f"part-{uuid.uuid4().hex}.parquet"
+        tmp = self.dir / f".tmp-{name}"
+        pq.write_table(table, tmp)
+        tmp.rename(self.dir / name)
+
+    def compact(self, at_files: int = COMPACT_AT_FILES) -> None:
+        """Merge part files into one when there are more than `at_files` (run by the driver
+        after the build, when no writer is active)."""
+        files = self._files()
+        if len(files) <= at_files:
+            return
+        table = pads.dataset(files, format="parquet", schema=SCHEMA).to_table()
+        name = f"part-{uuid.uuid4().hex}.parquet"
+        tmp = self.dir / f".tmp-{name}"
+        pq.write_table(table, tmp)
+        tmp.rename(self.dir / name)
+        for file in files:
+            Path(file).unlink(missing_ok=True)
