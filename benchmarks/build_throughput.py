@@ -163,6 +163,7 @@ def run_cli_build(
     for item in overrides:
         cmd += ["--set", item]
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONUNBUFFERED="1")
+    env.pop("RAY_ADDRESS", None)  # its own local Ray, also when run under a test's Ray
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     peaks, stop = Peaks(), threading.Event()
