@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from arborwiki.core.forest.state import TrajectoryState
 
 
+@lru_cache(maxsize=1 << 16)  # pure; the same terms come back for every comparison
 def norm_term(term: str) -> str:
     """One spelling per term, so 'Boston ' and 'boston' count as the same entity."""
     return " ".join(term.lower().split())
