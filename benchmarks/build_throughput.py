@@ -26,9 +26,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -85,6 +87,7 @@ def raw_scan(path: Path) -> tuple[int, float]:
 class Peaks:
     driver_mb: float = 0.0
     worker_mb: float = 0.0
+    cpu_s: dict[int, float] = field(default_factory=dict)  # pid → CPU seconds seen last
 
 
 def _sample_rss(pid: int, peaks: Peaks, stop: threading.Event) -> None:
@@ -98,6 +101,12 @@ def _sample_rss(pid: int, peaks: Peaks, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
             peaks.driver_mb = max(peaks.driver_mb, driver.memory_info().rss / 2**20)
+            for proc in [driver, *driver.children(recursive=True)]:
+                try:
+                    times = proc.cpu_times()
+                    peaks.cpu_s[proc.pid] = times.user + times.system
+                except (psutil.NoSuchProcess, psutil.AccessDenied):
+                    continue
             for child in driver.children(recursive=True):
                 try:
                     if child.name().startswith("ray::") or "default_worker" in " ".join(
@@ -146,8 +155,8 @@ class BuildRun:
     worker_mb: float
     store_mb: float
     work_mb: float
+    cpu_s: float = 0.0  # CPU seconds of the driver and every process under it (sampled)
     raw_rate: float = 0.0
-    extra: dict[str, float] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -186,6 +195,7 @@ def run_cli_build(
         worker_mb=peaks.worker_mb,
         store_mb=_dir_mb(store) - _dir_mb(store / "_work"),
         work_mb=_dir_mb(store / "_work"),
+        cpu_s=sum(peaks.cpu_s.values()),
     )
 
 
@@ -217,16 +227,17 @@ _PIPELINE_STAGES = {  # names `core.pipeline` calls → the stage their time cou
 
 
 class StageClock:
-    """Seconds per stage; a stage called inside another (the wiki embedding its pages)
+    """CPU seconds per stage (`time.process_time`: on a shared machine wall time measures
+    the neighbours too); a stage called inside another (the wiki embedding its pages)
     counts to the inner one only."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = dict.fromkeys(STAGES, 0.0)
         self._stack: list[tuple[str, float]] = []
 
-    def wrap(self, stage: str, fn):  # noqa: ANN001, ANN201 - any callable
-        def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-            now = time.perf_counter()
+    def wrap(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            now = time.process_time()
             if self._stack:
                 outer, since = self._stack[-1]
                 self.seconds[outer] += now - since
@@ -235,7 +246,7 @@ class StageClock:
                 return fn(*args, **kwargs)
             finally:
                 _, since = self._stack.pop()
-                end = time.perf_counter()
+                end = time.process_time()
                 self.seconds[stage] += end - since
                 if self._stack:
                     self._stack[-1] = (self._stack[-1][0], end)
@@ -278,14 +289,15 @@ def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
         for name, fn in originals.items():
             setattr(pipeline, name, clock.wrap(_PIPELINE_STAGES[name], fn))
         try:
-            started = time.perf_counter()
+            started, wall = time.process_time(), time.perf_counter()
             memory = pipeline.build_user_memory(
                 messages,
                 cfg,
                 _Timed(extractor, "extract", "extract", clock),  # type: ignore[arg-type]
                 _Timed(embedder, "embed", "embed", clock),  # type: ignore[arg-type]
             )
-            total = time.perf_counter() - started
+            total = time.process_time() - started
+            wall = time.perf_counter() - wall
         finally:
             for name, fn in originals.items():
                 setattr(pipeline, name, fn)
@@ -297,6 +309,7 @@ def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
                 "trajectories": len(memory.trajectories),
                 "claims": len(memory.claims),
                 "total_s": total,
+                "wall_s": wall,
                 "ms_per_message": 1000 * total / len(messages),
                 **{f"{k}_s": v for k, v in clock.seconds.items()},
             }
@@ -307,15 +320,17 @@ def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
 # ---- report ------------------------------------------------------------------------------
 def build_table(runs: list[BuildRun]) -> list[str]:
     lines = [
-        "| run | messages | users | wall s | msgs/s end to end | raw scan msgs/s | build/raw "
+        "| run | messages | users | wall s | msgs/s end to end | CPU s (all processes) "
+        "| msgs per CPU s | raw scan msgs/s | build/raw "
         "| driver peak RSS MB | largest worker RSS MB | store MB | `_work` MB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         ratio = f"{100 * r.rate / r.raw_rate:.2f} %" if r.raw_rate and r.messages else ""
         lines.append(
             f"| {r.label} | {r.messages or ''} | {r.users or ''} | {r.wall_s:.1f} "
-            f"| {f'{r.rate:.0f}' if r.messages else ''} "
+            f"| {f'{r.rate:.0f}' if r.messages else ''} | {r.cpu_s:.0f} "
+            f"| {f'{r.messages / r.cpu_s:.0f}' if r.messages and r.cpu_s else ''} "
             f"| {f'{r.raw_rate:.0f}' if r.raw_rate else ''} | {ratio} "
             f"| {r.driver_mb:.0f} | {r.worker_mb:.0f} | {r.store_mb:.1f} | {r.work_mb:.1f} |"
         )
@@ -323,15 +338,17 @@ def build_table(runs: list[BuildRun]) -> list[str]:
 
 
 def scaling_table(rows: list[dict[str, float]]) -> list[str]:
-    head = "| messages | snapshots | trajectories | claims | total s | ms/message | × of smallest "
+    head = "| messages | snapshots | trajectories | claims | wall s | CPU s | CPU ms/message "
+    head += "| × of smallest "
     head += "| " + " | ".join(f"{s} s" for s in STAGES) + " |"
-    lines = [head, "|" + "---|" * (7 + len(STAGES))]
+    lines = [head, "|" + "---|" * (8 + len(STAGES))]
     base = rows[0]["ms_per_message"] if rows else 1.0
     for r in rows:
         stages = " | ".join(f"{r[f'{s}_s']:.2f}" for s in STAGES)
         lines.append(
             f"| {r['messages']:.0f} | {r['snapshots']:.0f} | {r['trajectories']:.0f} "
-            f"| {r['claims']:.0f} | {r['total_s']:.2f} | {r['ms_per_message']:.2f} "
+            f"| {r['claims']:.0f} | {r['wall_s']:.2f} | {r['total_s']:.2f} "
+            f"| {r['ms_per_message']:.2f} "
             f"| {r['ms_per_message'] / base:.2f} | {stages} |"
         )
     return lines
@@ -383,7 +400,12 @@ def main() -> None:
         *build_table(runs),
     ]
     if scaling:
-        lines += ["", "Per-user scaling (one user, in-process, warm):", "", *scaling_table(scaling)]
+        lines += [
+            "",
+            "Per-user scaling (one user, in-process, warm; stage columns are CPU seconds):",
+            "",
+            *scaling_table(scaling),
+        ]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.json:
