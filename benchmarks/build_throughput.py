@@ -26,15 +26,14 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
 from arborwiki.core.synthetic import generate_archive
+from arborwiki.core.timing import StageClock
 
 RESULTS = Path(__file__).resolve().parent / "results" / "build_throughput.md"
 MESSAGES_PER_USER = 200
@@ -226,34 +225,6 @@ _PIPELINE_STAGES = {  # names `core.pipeline` calls → the stage their time cou
 }
 
 
-class StageClock:
-    """CPU seconds per stage (`time.process_time`: on a shared machine wall time measures
-    the neighbours too); a stage called inside another (the wiki embedding its pages)
-    counts to the inner one only."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = dict.fromkeys(STAGES, 0.0)
-        self._stack: list[tuple[str, float]] = []
-
-    def wrap(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            now = time.process_time()
-            if self._stack:
-                outer, since = self._stack[-1]
-                self.seconds[outer] += now - since
-            self._stack.append((stage, now))
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _, since = self._stack.pop()
-                end = time.process_time()
-                self.seconds[stage] += end - since
-                if self._stack:
-                    self._stack[-1] = (self._stack[-1][0], end)
-
-        return timed
-
-
 class _Timed:
     """An extractor or embedder whose main method is timed, everything else passed on."""
 
@@ -284,7 +255,7 @@ def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
         messages = order_messages(
             generate_archive(1, seed=seed + size, sessions=max(1, size // TURNS_PER_SESSION))
         )
-        clock = StageClock()
+        clock = StageClock(STAGES)
         originals = {n: getattr(pipeline, n) for n in _PIPELINE_STAGES if hasattr(pipeline, n)}
         for name, fn in originals.items():
             setattr(pipeline, name, clock.wrap(_PIPELINE_STAGES[name], fn))
