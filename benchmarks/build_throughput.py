@@ -29,6 +29,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -236,9 +237,10 @@ class _Timed:
         return getattr(self._inner, name)
 
 
-def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
-    """One user of each size through the real `core.pipeline.build_user_memory`, with the
-    stage functions it calls timed (wrapped where the pipeline module looks them up)."""
+def _timed_users(groups: list[list[Any]], seed: int) -> list[dict[str, float]]:
+    """Each group of messages (one user each) through the real
+    `core.pipeline.build_user_memory`, with the stage functions it calls timed (wrapped
+    where the pipeline module looks them up): one row of CPU seconds per group."""
     import arborwiki.core.pipeline as pipeline
     from arborwiki.backends.extractors import build_extractor
     from arborwiki.core.config import Config
@@ -251,10 +253,8 @@ def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
     warm = generate_archive(1, seed=seed - 1, sessions=4)
     pipeline.build_user_memory(warm, cfg, extractor, embedder)  # imports, first-use costs
     rows = []
-    for size in sizes:
-        messages = order_messages(
-            generate_archive(1, seed=seed + size, sessions=max(1, size // TURNS_PER_SESSION))
-        )
+    for group in groups:
+        messages = order_messages(group)
         clock = StageClock(STAGES)
         originals = {n: getattr(pipeline, n) for n in _PIPELINE_STAGES if hasattr(pipeline, n)}
         for name, fn in originals.items():
@@ -286,6 +286,32 @@ def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
             }
         )
     return rows
+
+
+def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
+    """One user of each size (200 messages per 25 sessions), built in-process."""
+    groups = [
+        generate_archive(1, seed=seed + size, sessions=max(1, size // TURNS_PER_SESSION))
+        for size in sizes
+    ]
+    return _timed_users(groups, seed)
+
+
+def shard_stages(n_messages: int, seed: int) -> dict[str, float]:
+    """Where one shard's CPU goes: `n_messages` of 200-message users built in-process,
+    stage seconds summed over the users (the issue's cProfile split, without cProfile)."""
+    users = max(1, n_messages // MESSAGES_PER_USER)
+    sessions = MESSAGES_PER_USER // TURNS_PER_SESSION
+    messages = generate_archive(users, seed=seed, sessions=sessions)
+    by_user: dict[str, list[Any]] = {}
+    for m in messages:
+        by_user.setdefault(m.user_id, []).append(m)
+    rows = _timed_users([by_user[u] for u in sorted(by_user)], seed)
+    keys = ["messages", "snapshots", "claims", "total_s", "wall_s"]
+    keys += [f"{s}_s" for s in STAGES]
+    out = {k: sum(r[k] for r in rows) for k in keys}
+    out["ms_per_message"] = 1000 * out["total_s"] / out["messages"]
+    return out
 
 
 # ---- report ------------------------------------------------------------------------------
@@ -325,6 +351,19 @@ def scaling_table(rows: list[dict[str, float]]) -> list[str]:
     return lines
 
 
+def shard_table(row: dict[str, float]) -> list[str]:
+    total = row["total_s"] or 1.0
+    head = "| messages | CPU s | CPU ms/message | " + " | ".join(f"{s}" for s in STAGES) + " |"
+    cells = " | ".join(
+        f"{row[f'{s}_s']:.2f} s ({100 * row[f'{s}_s'] / total:.0f} %)" for s in STAGES
+    )
+    return [
+        head,
+        "|" + "---|" * (3 + len(STAGES)),
+        f"| {row['messages']:.0f} | {row['total_s']:.2f} | {row['ms_per_message']:.2f} | {cells} |",
+    ]
+
+
 def machine() -> str:
     cores = os.cpu_count()
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
@@ -338,6 +377,7 @@ def main() -> None:
     parser.add_argument("--million", action="store_true", help="also 1,000,000 messages")
     parser.add_argument("--archive", help="build this archive instead of generating them")
     parser.add_argument("--per-user-sizes", default="200,800,3200,6400")
+    parser.add_argument("--shard", type=int, default=10_000, help="in-process shard split")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--work", help="directory for archives and stores (default: a tmp dir)")
     parser.add_argument("--set", action="append", default=[], help="config override for build")
@@ -360,6 +400,7 @@ def main() -> None:
         for n in sizes:
             runs += bench_size(n, work, args.seed, args.set)
             print("\n".join(build_table(runs)), flush=True)
+    shard = shard_stages(args.shard, args.seed) if args.shard else None  # first: cold caches
     scaling = per_user_scaling([int(s) for s in args.per_user_sizes.split(",") if s], args.seed)
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     command = "python -m benchmarks.build_throughput " + " ".join(sys.argv[1:])
@@ -377,10 +418,18 @@ def main() -> None:
             "",
             *scaling_table(scaling),
         ]
+    if shard:
+        lines += [
+            "",
+            "Where one shard's CPU goes (200-message users, in-process, CPU seconds):",
+            "",
+            *shard_table(shard),
+        ]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.json:
-        print(json.dumps({"runs": [asdict(r) for r in runs], "per_user": scaling}, indent=2))
+        runs_json = [asdict(r) for r in runs]
+        print(json.dumps({"runs": runs_json, "per_user": scaling, "shard": shard}, indent=2))
     if args.write:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         header = "" if RESULTS.exists() else "# Build throughput\n\n"
