@@ -312,6 +312,7 @@ class _Scorer:
         self.features = SnapshotFeatures.of(sigma, forest.idf, forest.cfg, forest.center)
         self.terms = frozenset(norm_set([*sigma.keywords, *sigma.entities]))
         n = len(forest._nodes)
+        self._tails = forest._tails.view().copy()  # as of this call: attach moves tails
         self._g: dict[int, GScore] = {}
         self._g_total = np.zeros(len(forest._traj_ids), dtype=np.float64)
         self._seen = np.zeros(n, dtype=bool)
@@ -352,8 +353,7 @@ class _Scorer:
         return float(self.totals(np.asarray([position]))[0])
 
     def is_tail(self, position: int) -> bool:
-        f = self.forest
-        return int(f._tails.view()[f._node_traj.view()[position]]) == position
+        return int(self._tails[self.forest._node_traj.view()[position]]) == position
 
     def best(self, positions: np.ndarray) -> int | None:
         """The top-ranked node among `positions` and their trajectories' tails; an interior
@@ -362,7 +362,7 @@ class _Scorer:
         if not len(positions):
             return None
         trajs = f._node_traj.view()[positions]
-        wanted = np.unique(np.concatenate([positions, f._tails.view()[trajs]]))
+        wanted = np.unique(np.concatenate([positions, self._tails[trajs]]))
         for traj in np.unique(f._node_traj.view()[wanted]):
             self.g(int(traj))
         self._seen[wanted] = True
@@ -371,7 +371,7 @@ class _Scorer:
         best = min((int(p) for p in tied), key=self._tie_key)
         if self.is_tail(best):
             return best
-        tail = int(f._tails.view()[f._node_traj.view()[best]])
+        tail = int(self._tails[f._node_traj.view()[best]])
         return best if self.score(best) >= self.score(tail) + f.cfg.fork_margin else tail
 
     def _tie_key(self, position: int) -> tuple[int, str]:
