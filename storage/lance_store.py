@@ -125,22 +125,35 @@ class LanceStore:
             query = query.where(f"run_id = {sql_str(run_id)}")
         return query.limit(None).to_list()
 
-    def build_indexes(self) -> None:
-        """Scalar index on user_id everywhere, full-text on text columns.
+    def build_indexes(self) -> dict[str, list[str]]:
+        """Scalar index on user_id everywhere, full-text on text columns; returns the
+        columns (re)built per table.
 
         No ANN vector index: searches are filtered to one user first, whose memory
         is small enough for exact search (see STACK-NOTES: prefiltered search ~9 ms).
+        An index is (re)built only when its table changed since it was built — rows it
+        does not cover, or fewer rows than it covered — so a run that wrote nothing costs
+        one metadata read per index, and a rebuilt index is the same full build as before
+        (full-text scores stay those of one index over the whole table).
         """
+        built: dict[str, list[str]] = {}
         for name, spec in SPECS.items():
             if not self.has(name) or name == "runs":
                 continue
             table = self.table(name)
-            if table.count_rows() == 0:
+            rows = table.count_rows()
+            if rows == 0:
                 continue
-            if "user_id" in table.schema.names:
-                table.create_index("user_id", config=BTree(), replace=True)
-            for column in spec.fts:
-                table.create_index(column, config=FTS(with_position=False), replace=True)
+            existing = {tuple(ix.columns): ix.name for ix in table.list_indices()}
+            wanted = [("user_id", BTree())] if "user_id" in table.schema.names else []
+            wanted += [(column, FTS(with_position=False)) for column in spec.fts]
+            for column, config in wanted:
+                index = existing.get((column,))
+                if index is not None and _covers_all(table, index, rows):
+                    continue
+                table.create_index(column, config=config, replace=True)
+                built.setdefault(name, []).append(column)
+        return built
 
     # ---------------------------------------------------------------- read
     def versions(self) -> dict[str, int]:
@@ -200,3 +213,9 @@ class LanceStore:
             return None
         rows = self.table("runs").search().limit(None).to_list()
         return max(rows, key=lambda r: r["finished_at"])
+
+
+def _covers_all(table: Any, index: str, rows: int) -> bool:
+    """Does `index` cover exactly the table's current rows (none new, none deleted)?"""
+    stats = table.index_stats(index)
+    return stats is not None and stats.num_unindexed_rows == 0 and stats.num_indexed_rows == rows

@@ -4,12 +4,22 @@
 candidate spans, a few cheap rewrites put them in a form dateparser understands ("a few" →
 "3", "this weekend" → "saturday"), and an LRU cache keyed on (span, kind, base day) makes a
 repeated expression in a session cost one dictionary lookup.
+
+Most expressions ("friday", "tomorrow", "next week", "3 days ago") move with the base day:
+dateparser's answer is the base plus a number of days that depends only on the base's
+weekday. Those are parsed once per (span, kind, weekday) and shifted after that, so a user
+with hundreds of session dates pays dateparser a handful of times, not once per date
+(`tests/core/test_dates.py` checks the shift against dateparser itself over many bases).
+Relative month and year steps ("next month", "2 years ago", "this month") are the base plus
+k calendar months, the day clipped to the month's end; k is read off the first answer (and
+checked against it), so those are parsed once per expression too. Expressions naming a
+month or a day ("May 5", "in March") stay per base day.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 import dateparser
@@ -79,8 +89,66 @@ def _rewrite(span: str, kind: str) -> str:
     return text
 
 
-@lru_cache(maxsize=65536)
+_SHIFTING_KINDS = frozenset({"ago", "ahead", "rel", "deictic", "weekday"})
+_MONTH_OR_YEAR = re.compile(r"(?i)\b(?:month|year)s?\b")
+_OFFSETS: dict[tuple[str, str, int], int | None] = {}
+_MAX_OFFSETS = 65536
+
+
+def _shifts_with_base(span: str, kind: str) -> bool:
+    """True when the resolved date is base + k days with k fixed by the base's weekday:
+    day/week/weekday/deictic expressions; not months or years (their length varies)."""
+    return kind in _SHIFTING_KINDS and not _MONTH_OR_YEAR.search(span)
+
+
+_MONTH_STEPS: dict[tuple[str, str], int | None] = {}  # None: not a month step after all
+
+
+def _add_months(day: date, months: int) -> date:
+    """`day` moved by calendar months, the day of month clipped to the target month's end."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    next_month = date(year + (month == 11), (month + 1) % 12 + 1, 1)
+    return date(year, month + 1, min(day.day, (next_month - timedelta(days=1)).day))
+
+
+def _month_step(span: str, kind: str, base_day: date) -> date | None:
+    """A relative month/year expression: base + k months once k is known, else dateparser."""
+    key = (span, kind)
+    if key in _MONTH_STEPS:
+        months = _MONTH_STEPS[key]
+        if months is not None:
+            return _add_months(base_day, months)
+        return _parse(span, kind, base_day)
+    parsed = _parse(span, kind, base_day)
+    if len(_MONTH_STEPS) >= _MAX_OFFSETS:
+        _MONTH_STEPS.clear()
+    months = None
+    if parsed is not None:
+        months = (parsed.year - base_day.year) * 12 + parsed.month - base_day.month
+        months = months if _add_months(base_day, months) == parsed else None
+    _MONTH_STEPS[key] = months
+    return parsed
+
+
 def _resolve(span: str, kind: str, base_day: date) -> date | None:
+    """`_parse`, answered by shifting an earlier answer when the expression allows it."""
+    if kind in _SHIFTING_KINDS and kind != "weekday" and _MONTH_OR_YEAR.search(span):
+        return _month_step(span, kind, base_day)
+    if not _shifts_with_base(span, kind):
+        return _parse(span, kind, base_day)
+    key = (span, kind, base_day.weekday())
+    if key not in _OFFSETS:
+        if len(_OFFSETS) >= _MAX_OFFSETS:
+            _OFFSETS.clear()
+        parsed = _parse(span, kind, base_day)
+        _OFFSETS[key] = None if parsed is None else (parsed - base_day).days
+    offset = _OFFSETS[key]
+    return None if offset is None else base_day + timedelta(days=offset)
+
+
+@lru_cache(maxsize=65536)
+def _parse(span: str, kind: str, base_day: date) -> date | None:
     """Month-level spans ("in March", "May 2022") resolve to the 1st; the rest keep the day."""
     if kind == "year":
         return date(int(span), 1, 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from arborwiki.core.extract.lexicon import (
     EVENT_ORDER,
@@ -56,6 +57,7 @@ _QUANTITY = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and called on the same few names again and again
 def normalize_name(text: str) -> str:
     """'Caroline’s ' → 'caroline': the form entities are matched on across snapshots."""
     words = [w.strip('.,;:!?()[]"“”-') for w in text.replace("’", "'").split()]
@@ -63,6 +65,7 @@ def normalize_name(text: str) -> str:
     return _POSSESSIVE.sub("", name).strip()
 
 
+@lru_cache(maxsize=1 << 16)
 def singular(word: str) -> str:
     """Regular plurals only ('stories' → 'story', 'classes' → 'class'); irregulars stay."""
     if len(word) <= 3 or word in NOT_PLURAL or not word.endswith("s") or word.endswith("ss"):

@@ -17,28 +17,42 @@ the explicit-continuation stage now decides only ties with a better-scoring othe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from arborwiki.core.config import AttachConfig
+from arborwiki.core.forest.node_index import GrowingArray, NodeVectors, Postings
 from arborwiki.core.forest.placement import Candidate, Placement, Stage, has_cue
 from arborwiki.core.forest.scoring import (
     GScore,
+    SnapshotFeatures,
+    TrajectoryFeatures,
     facet_pairs,
-    g_score,
-    jaccard,
+    g_prepared,
     norm_set,
+    snapshot_terms,
     specific,
     term_idf,
     vector_center,
 )
 from arborwiki.core.forest.state import TrajectoryState
-from arborwiki.core.forest.summaries import path_summary, short, trajectory_record
+from arborwiki.core.forest.summaries import (
+    ARROW,
+    PATH_SUMMARY_CHARS,
+    path_summary,
+    short,
+    trajectory_record,
+    trimmed_path,
+)
 from arborwiki.core.records import ForestNode, Snapshot, Trajectory, stable_id
 
 
 class Forest:
+    """Nodes in attach order (position = index), with inverted indexes over their terms,
+    facets and topic keys and a matrix of their vectors, so that `locate` reads only the
+    nodes σ can match (SPEC §3's "vector nearest nodes, keyword/entity inverted index")."""
+
     def __init__(
         self,
         user_id: str,
@@ -51,14 +65,25 @@ class Forest:
         self.idf = idf
         self.center = center if cfg.center_vectors else None
         self._nodes: list[ForestNode] = []
-        self._by_id: dict[str, ForestNode] = {}
-        self._node_terms: dict[str, set[str]] = {}
-        self._node_facets: dict[str, set[tuple[str, str]]] = {}
-        self._session: dict[str, str] = {}
+        self._pos: dict[str, int] = {}
+        self._session_last: dict[str, int] = {}  # session → position of its latest node
+        self._sessions: list[str] = []
         self._states: dict[str, TrajectoryState] = {}
-        self._index: dict[str, list[str]] = {}
-        self._vectors = np.zeros((0, 0), dtype=np.float32)
-        self._vector_nodes: list[str] = []
+        self._features: dict[str, TrajectoryFeatures] = {}
+        self._specific: dict[str, set[str]] = {}  # specific(T.terms), kept incrementally
+        self._traj_ids: list[str] = []  # trajectory index → id
+        self._traj_index: dict[str, int] = {}
+        self._tails = GrowingArray(np.int64)  # trajectory index → tail position
+        self._node_traj = GrowingArray(np.int64)
+        self._node_seq = GrowingArray(np.int64)
+        self._node_nterms = GrowingArray(np.int64)  # |K ∪ E| of each node
+        self._node_terms: list[frozenset[str]] = []
+        self._by_term = Postings()  # K ∪ E ∪ X → nodes (candidate lookup)
+        self._by_ke = Postings()  # K ∪ E → nodes (s_key, timeline)
+        self._by_facet = Postings()
+        self._by_topic = Postings()
+        self._vectors = NodeVectors(self.center)
+        self._path_chars: list[int] = []  # len of the root → node path text
 
     # ---- read side -------------------------------------------------------------------
     @property
@@ -74,7 +99,7 @@ class Forest:
         chain: list[ForestNode] = []
         current: str | None = node_id
         while current is not None:
-            node = self._by_id[current]
+            node = self._nodes[self._pos[current]]
             chain.append(node)
             current = node.parent_id
         return chain[::-1]
@@ -93,33 +118,30 @@ class Forest:
         if not self._nodes:
             return Placement("NEW", "empty")
         cfg, topic = self.cfg, self.topic_key_for(sigma)
-        seen: dict[str, Candidate] = {}
+        scorer = _Scorer(self, sigma, topic)
         active = self._active_node(sigma, session_prev)
         if active is not None:
-            best = self._best(sigma, topic, [active], seen)
-            if best and best.score >= cfg.continuation_threshold:
-                return self._continue(best, "continuation", seen)
+            best = scorer.best(np.asarray([active], dtype=np.int64))
+            if best is not None and scorer.score(best) >= cfg.continuation_threshold:
+                return self._continue(scorer, best, "continuation")
         if has_cue(sigma.summary, cfg.return_cues):
-            best = self._best(sigma, topic, self._timeline_matches(sigma), seen)
-            if best and best.score >= cfg.continuation_threshold:
-                return self._continue(best, "return", seen)
-        best = self._best(sigma, topic, self._hybrid_nodes(sigma, topic), seen)
-        if best and best.score >= cfg.judge_threshold:
-            return self._continue(best, "hybrid", seen)
-        top = max((c.score for c in seen.values()), default=0.0)
-        return Placement("NEW", "new", top, candidates=_ranked(seen))
+            best = scorer.best(self._timeline_matches(sigma))
+            if best is not None and scorer.score(best) >= cfg.continuation_threshold:
+                return self._continue(scorer, best, "return")
+        best = scorer.best(self._hybrid_nodes(sigma, topic, scorer))
+        if best is not None and scorer.score(best) >= cfg.judge_threshold:
+            return self._continue(scorer, best, "hybrid")
+        return Placement("NEW", "new", scorer.top(), candidates=scorer.ranked())
 
-    def _active_node(self, sigma: Snapshot, session_prev: str | None) -> str | None:
+    def _active_node(self, sigma: Snapshot, session_prev: str | None) -> int | None:
         """The state σ explicitly continues: the latest node of σ's session when σ follows
         it directly, or the latest node overall when σ carries a continuation cue."""
-        last = self._nodes[-1]
-        same_session = sigma.session_id == (session_prev or self._session[last.node_id])
-        if same_session:
-            for node in reversed(self._nodes):
-                if self._session[node.node_id] == sigma.session_id:
-                    return node.node_id
+        last = len(self._nodes) - 1
+        same_session = sigma.session_id == (session_prev or self._sessions[last])
+        if same_session and sigma.session_id in self._session_last:
+            return self._session_last[sigma.session_id]
         if has_cue(sigma.summary, self.cfg.continuation_cues):
-            return last.node_id
+            return last
         return None
 
     def _lookup_terms(self, sigma: Snapshot) -> set[str]:
@@ -128,102 +150,54 @@ class Forest:
         terms = norm_set([*sigma.keywords, *sigma.entities, *sigma.terms])
         return specific(terms, self.idf, self.cfg) or terms
 
-    def _timeline_matches(self, sigma: Snapshot) -> list[str]:
-        """Nodes sharing a (specific) term or a facet with σ, most recent first."""
+    def _timeline_matches(self, sigma: Snapshot) -> np.ndarray:
+        """Nodes sharing a (specific) term or a facet with σ, most recent first, kept for
+        the first `max_candidates` trajectories met going back in time."""
         terms = self._lookup_terms(sigma)
         pairs = facet_pairs(sigma.facets)
-        hits = [
-            n.node_id
-            for n in reversed(self._nodes)
-            if self._node_terms[n.node_id] & terms or self._node_facets[n.node_id] & pairs
-        ]
-        return self._cap_trajectories(hits)
+        hits = np.union1d(self._by_ke.union(terms), self._by_facet.union(pairs))[::-1]
+        trajs = self._node_traj.view()[hits]
+        _, first = np.unique(trajs, return_index=True)
+        allowed = trajs[np.sort(first)[: self.cfg.max_candidates]]
+        return hits[np.isin(trajs, allowed)]
 
-    def _hybrid_nodes(self, sigma: Snapshot, topic: str) -> list[str]:
+    def _hybrid_nodes(self, sigma: Snapshot, topic: str, scorer: _Scorer) -> np.ndarray:
         """Vector-nearest nodes ∪ inverted-index hits ∪ topic anchors, kept for the best
         `max_candidates` trajectories by g (`_best` adds each trajectory's tail)."""
-        hits: list[str] = []
-        if sigma.vector is not None and len(self._vector_nodes):
-            query = np.asarray(sigma.vector, dtype=np.float32)
-            sims = (
-                self._vectors @ query
-                if self.center is None
-                else (self._vectors - self.center) @ (query - self.center)
-            )
-            order = np.argsort(-sims, kind="stable")[: self.cfg.max_candidates]
-            hits += [self._vector_nodes[i] for i in order]
-        for term in sorted(self._lookup_terms(sigma)):
-            hits += self._index.get(term, [])
-        hits += [n.node_id for n in self._nodes if topic and n.topic_key == topic]
-        by_traj: dict[str, float] = {}
-        for node_id in dict.fromkeys(hits):
-            tid = self._by_id[node_id].trajectory_id
-            if tid not in by_traj:
-                by_traj[tid] = g_score(
-                    sigma, self._states[tid], self.idf, self.cfg, self.center
-                ).total
-        keep = set(sorted(by_traj, key=lambda t: (-by_traj[t], t))[: self.cfg.max_candidates])
-        return [n for n in dict.fromkeys(hits) if self._by_id[n].trajectory_id in keep]
+        parts: list[np.ndarray] = []
+        if sigma.vector is not None and len(self._vectors):
+            parts.append(self._vectors.nearest(sigma.vector, self.cfg.max_candidates))
+        parts.append(self._by_term.union(self._lookup_terms(sigma)))
+        if topic:
+            parts.append(self._by_topic.get(topic))
+        hits = np.unique(np.concatenate(parts))
+        node_traj = self._node_traj.view()
+        touched = np.unique(node_traj[hits])
+        totals = {int(t): scorer.g(int(t)).total for t in touched}
+        ranked = sorted(totals, key=lambda t: (-totals[t], self._traj_ids[t]))
+        keep = np.asarray(ranked[: self.cfg.max_candidates], dtype=np.int64)
+        return hits[np.isin(node_traj[hits], keep)]
 
-    def _cap_trajectories(self, node_ids: Iterable[str]) -> list[str]:
-        kept: list[str] = []
-        trajs: set[str] = set()
-        for node_id in node_ids:
-            tid = self._by_id[node_id].trajectory_id
-            if tid in trajs or len(trajs) < self.cfg.max_candidates:
-                trajs.add(tid)
-                kept.append(node_id)
-        return kept
-
-    def _best(
-        self, sigma: Snapshot, topic: str, node_ids: list[str], seen: dict[str, Candidate]
-    ) -> Candidate | None:
-        terms = norm_set([*sigma.keywords, *sigma.entities])
-        wanted = [n for n in node_ids if n]
-        wanted += [self._states[self._by_id[n].trajectory_id].tail_node_id or "" for n in wanted]
-        scored: list[Candidate] = []
-        g_cache: dict[str, GScore] = {}
-        for node_id in dict.fromkeys(wanted):
-            if node_id not in seen:
-                node = self._by_id[node_id]
-                tid = node.trajectory_id
-                if tid not in g_cache:
-                    g_cache[tid] = g_score(
-                        sigma, self._states[tid], self.idf, self.cfg, self.center
-                    )
-                g = g_cache[tid]
-                s_key = self.cfg.w_key * jaccard(terms, self._node_terms[node_id])
-                s_rec = self.cfg.w_rec * (node.seq + 1) / len(self._nodes)
-                s_topic = self.cfg.w_topic if topic and node.topic_key == topic else 0.0
-                total = g.total + s_key + s_rec + s_topic
-                is_tail = self._states[tid].tail_node_id == node_id
-                seen[node_id] = Candidate(node_id, tid, is_tail, total, g, s_key, s_rec, s_topic)
-            scored.append(seen[node_id])
-        best = min(scored, key=_rank_key, default=None)
-        if best is None or best.is_tail:
-            return best
-        tail = seen[self._states[best.trajectory_id].tail_node_id or ""]
-        return best if best.score >= tail.score + self.cfg.fork_margin else tail
-
-    def _continue(self, best: Candidate, stage: Stage, seen: dict[str, Candidate]) -> Placement:
+    def _continue(self, scorer: _Scorer, best: int, stage: Stage) -> Placement:
+        node = self._nodes[best]
         return Placement(
             "CONTINUE",
             stage,
-            best.score,
-            best.node_id,
-            best.trajectory_id,
-            fork=not best.is_tail,
-            candidates=_ranked(seen),
+            scorer.score(best),
+            node.node_id,
+            node.trajectory_id,
+            fork=not scorer.is_tail(best),
+            candidates=scorer.ranked(),
         )
 
     # ---- write side ------------------------------------------------------------------
     def attach(self, sigma: Snapshot) -> ForestNode:
         """Locate σ and commit it: continue a tail, fork at an interior node, or start a root."""
-        if stable_id("node", sigma.snapshot_id) in self._by_id:
+        if stable_id("node", sigma.snapshot_id) in self._pos:
             raise ValueError(f"snapshot {sigma.snapshot_id} is already in the forest")
         placement = self.locate(sigma)
         node_id = stable_id("node", sigma.snapshot_id)
-        parent = self._by_id[placement.node_id] if placement.node_id else None
+        parent = self._nodes[self._pos[placement.node_id]] if placement.node_id else None
         if placement.decision == "CONTINUE" and not placement.fork and parent is not None:
             trajectory_id, forked_from = parent.trajectory_id, None
         else:
@@ -240,7 +214,7 @@ class Forest:
             depth=parent.depth + 1 if parent else 0,
             seq=len(self._nodes),
             node_summary=summary,
-            path_summary=path_summary(self.path(parent.node_id) if parent else [], summary),
+            path_summary=self._path_summary(parent, summary),
             topic_key=self.topic_key_for(sigma),
             attach_score=round(placement.score, 6),
             attach_reason=placement.reason,
@@ -248,23 +222,64 @@ class Forest:
         self._commit(sigma, node, forked_from)
         return node
 
+    def _path_summary(self, parent: ForestNode | None, summary: str) -> str:
+        """`path_summary(self.path(parent), summary)`, without walking a long path: past
+        PATH_SUMMARY_CHARS only the root and the newest steps that fit are read."""
+        if parent is None:
+            return path_summary([], summary)
+        chars = self._path_chars[self._pos[parent.node_id]] + len(ARROW) + len(summary)
+        if chars <= PATH_SUMMARY_CHARS:
+            return path_summary(self.path(parent.node_id), summary)
+        root = self._nodes[self._pos[parent.root_id]]
+        return trimmed_path(root.node_summary, self._newest_steps(parent, summary))
+
+    def _newest_steps(self, parent: ForestNode, summary: str) -> Iterator[str]:
+        """node, parent, grandparent … up to (not including) the root."""
+        yield summary
+        node: ForestNode | None = parent
+        while node is not None and node.parent_id is not None:
+            yield node.node_summary
+            node = self._nodes[self._pos[node.parent_id]]
+
     def _commit(self, sigma: Snapshot, node: ForestNode, forked_from: str | None) -> None:
-        state = self._states.get(node.trajectory_id)
+        tid = node.trajectory_id
+        state = self._states.get(tid)
         if state is None:
-            state = TrajectoryState(node.trajectory_id, forked_from=forked_from)
-            self._states[node.trajectory_id] = state
+            state = TrajectoryState(tid, forked_from=forked_from)
+            self._states[tid] = state
+            self._specific[tid] = set()
+            self._traj_index[tid] = len(self._traj_ids)
+            self._traj_ids.append(tid)
+            self._tails.append(0)
         state.add(sigma, node.node_id, node.topic_key)
+        self._specific[tid] |= specific(snapshot_terms(sigma), self.idf, self.cfg)
+        self._features[tid] = TrajectoryFeatures.of(
+            state, self.idf, self.cfg, self.center, self._specific[tid]
+        )
+        position = len(self._nodes)
+        traj = self._traj_index[tid]
+        self._tails.set(traj, position)
         self._nodes.append(node)
-        self._by_id[node.node_id] = node
-        self._session[node.node_id] = sigma.session_id
-        self._node_terms[node.node_id] = norm_set([*sigma.keywords, *sigma.entities])
-        self._node_facets[node.node_id] = facet_pairs(sigma.facets)
+        self._pos[node.node_id] = position
+        self._sessions.append(sigma.session_id)
+        self._session_last[sigma.session_id] = position
+        terms = frozenset(norm_set([*sigma.keywords, *sigma.entities]))
+        self._node_terms.append(terms)
+        self._node_traj.append(traj)
+        self._node_seq.append(node.seq)
+        self._node_nterms.append(len(terms))
+        for term in terms:
+            self._by_ke.add(term, position)
         for term in norm_set([*sigma.keywords, *sigma.entities, *sigma.terms]):
-            self._index.setdefault(term, []).append(node.node_id)
+            self._by_term.add(term, position)
+        for pair in facet_pairs(sigma.facets):
+            self._by_facet.add(pair, position)
+        self._by_topic.add(node.topic_key, position)
         if sigma.vector is not None:
-            row = np.asarray(sigma.vector, dtype=np.float32)[None, :]
-            self._vectors = row if not self._vector_nodes else np.vstack([self._vectors, row])
-            self._vector_nodes.append(node.node_id)
+            self._vectors.add(position, sigma.vector)
+        parent_chars = self._path_chars[self._pos[node.parent_id]] if node.parent_id else None
+        own = len(node.node_summary)
+        self._path_chars.append(own if parent_chars is None else parent_chars + len(ARROW) + own)
 
     @classmethod
     def from_records(
@@ -282,6 +297,142 @@ class Forest:
         for node in sorted(nodes, key=lambda n: n.seq):
             forest._commit(by_snapshot[node.snapshot_id], node, forked.get(node.trajectory_id))
         return forest
+
+
+class _Scorer:
+    """One `locate` call's scores: g per trajectory (computed on first need) and the node
+    rerank s(v) = g + s_key + s_rec + s_topic for every node at once, read where needed.
+
+    Same arithmetic, in the same order, as scoring one candidate node at a time.
+    """
+
+    def __init__(self, forest: Forest, sigma: Snapshot, topic: str) -> None:
+        self.forest = forest
+        self.topic = topic
+        self.features = SnapshotFeatures.of(sigma, forest.idf, forest.cfg, forest.center)
+        self.terms = frozenset(norm_set([*sigma.keywords, *sigma.entities]))
+        n = len(forest._nodes)
+        self._tails = forest._tails.view().copy()  # as of this call: attach moves tails
+        self._g: dict[int, GScore] = {}
+        self._g_total = np.zeros(len(forest._traj_ids), dtype=np.float64)
+        self._seen = np.zeros(n, dtype=bool)
+        self._rerank: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def g(self, traj: int) -> GScore:
+        if traj not in self._g:
+            f = self.forest
+            feats = f._features[f._traj_ids[traj]]
+            self._g[traj] = g_prepared(self.features, feats, f.idf, f.cfg)
+            self._g_total[traj] = self._g[traj].total
+        return self._g[traj]
+
+    def _parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(s_key, s_rec, s_topic) of every node."""
+        if self._rerank is None:
+            f, cfg = self.forest, self.forest.cfg
+            n = len(f._nodes)
+            shared = np.zeros(n, dtype=np.int64)
+            for term in self.terms:
+                shared[f._by_ke.get(term)] += 1
+            union = len(self.terms) + f._node_nterms.view() - shared
+            safe = np.where(union > 0, union, 1)
+            s_key = cfg.w_key * np.where(union > 0, shared / safe, 0.0)
+            s_rec = cfg.w_rec * (f._node_seq.view() + 1) / n
+            s_topic = np.zeros(n, dtype=np.float64)
+            if self.topic:
+                s_topic[f._by_topic.get(self.topic)] = cfg.w_topic
+            self._rerank = (s_key, s_rec, s_topic)
+        return self._rerank
+
+    def totals(self, positions: np.ndarray) -> np.ndarray:
+        s_key, s_rec, s_topic = self._parts()
+        trajs = self.forest._node_traj.view()[positions]
+        return self._g_total[trajs] + s_key[positions] + s_rec[positions] + s_topic[positions]
+
+    def score(self, position: int) -> float:
+        return float(self.totals(np.asarray([position]))[0])
+
+    def is_tail(self, position: int) -> bool:
+        return int(self._tails[self.forest._node_traj.view()[position]]) == position
+
+    def best(self, positions: np.ndarray) -> int | None:
+        """The top-ranked node among `positions` and their trajectories' tails; an interior
+        node only when it beats its tail by `fork_margin` (else the tail)."""
+        f = self.forest
+        if not len(positions):
+            return None
+        trajs = f._node_traj.view()[positions]
+        wanted = np.unique(np.concatenate([positions, self._tails[trajs]]))
+        for traj in np.unique(f._node_traj.view()[wanted]):
+            self.g(int(traj))
+        self._seen[wanted] = True
+        totals = self.totals(wanted)
+        tied = wanted[totals == totals.max()]
+        best = min((int(p) for p in tied), key=self._tie_key)
+        if self.is_tail(best):
+            return best
+        tail = int(self._tails[f._node_traj.view()[best]])
+        return best if self.score(best) >= self.score(tail) + f.cfg.fork_margin else tail
+
+    def _tie_key(self, position: int) -> tuple[int, str]:
+        return (0 if self.is_tail(position) else 1, self.forest._nodes[position].node_id)
+
+    def top(self) -> float:
+        seen = np.flatnonzero(self._seen)
+        return float(self.totals(seen).max()) if len(seen) else 0.0
+
+    def ranked(self) -> RankedCandidates:
+        return RankedCandidates(self, np.flatnonzero(self._seen))
+
+    def candidate(self, position: int) -> Candidate:
+        f = self.forest
+        node = f._nodes[position]
+        s_key, s_rec, s_topic = self._parts()
+        traj = int(f._node_traj.view()[position])
+        return Candidate(
+            node.node_id,
+            node.trajectory_id,
+            self.is_tail(position),
+            self.score(position),
+            self.g(traj),
+            float(s_key[position]),
+            float(s_rec[position]),
+            float(s_topic[position]),
+        )
+
+
+class RankedCandidates(Sequence[Candidate]):
+    """Every node a `locate` call scored, best first — built only when someone reads it
+    (attaching reads just the decision; `localize` and tests read the list)."""
+
+    def __init__(self, scorer: _Scorer, positions: np.ndarray) -> None:
+        self._scorer: _Scorer | None = scorer
+        self._positions = positions
+        self._items: list[Candidate] | None = None
+
+    def _list(self) -> list[Candidate]:
+        if self._items is None:
+            assert self._scorer is not None
+            made = [self._scorer.candidate(int(p)) for p in self._positions]
+            self._items = sorted(made, key=_rank_key)
+            self._scorer = None
+        return self._items
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN204
+        return self._list()[index]
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RankedCandidates):
+            return self._list() == other._list()
+        return isinstance(other, list) and self._list() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._list())
 
 
 def _rank_key(c: Candidate) -> tuple[float, int, str]:

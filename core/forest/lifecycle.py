@@ -12,7 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from arborwiki.core.config import LifecycleConfig
+from arborwiki.core.forest.node_index import GrowingArray
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
 
 
@@ -75,85 +78,148 @@ def apply_lifecycle(
     (where someone lives, works, ...): a person has one such state at a time whichever
     thread it was mentioned in, so those revise user-wide.
     Inputs are not mutated; claims come back as copies.
+
+    Earlier claims are found through indexes (subject+attribute → claims, token → claims)
+    and an ancestor test in O(1) (Euler tour of the forest), not by scanning every earlier
+    claim: the result is the same as the scan's, in the same order.
     """
     judge = judge or RuleJudge()
     by_snapshot = {s.snapshot_id: s for s in snapshots}
-    by_node = {n.node_id: n for n in nodes}
     single = {_norm(a) for a in cfg.single_valued_attributes}
-    claims_of_node: dict[str, list[Claim]] = {}
-    out: list[Claim] = []
-    by_id: dict[str, Claim] = {}
+    book = _ClaimBook(nodes)
     for node in sorted(nodes, key=lambda n: n.seq):
-        visible = [c for a in _ancestors(node, by_node) for c in claims_of_node.get(a, [])]
-        own: list[Claim] = []
         for original in by_snapshot[node.snapshot_id].claims:
             claim = original.model_copy(deep=True)
             claim.trajectory_id = node.trajectory_id
-            active = [c for c in visible + own if by_id[c.claim_id].status == "active"]
-            seen = {c.claim_id for c in active}
-            states = [c for c in out if _norm(c.attribute) in single and c.claim_id not in seen]
-            _place(
-                claim,
-                active,
-                [c for c in states if c.status == "active"],
-                single,
-                cfg,
-                judge,
-                by_id,
-            )
-            own.append(claim)
-            by_id[claim.claim_id] = claim
-            out.append(claim)
-        claims_of_node[node.node_id] = own
-    return out
+            _place(claim, node.node_id, book, single, cfg, judge)
+            book.add(claim, node.node_id)
+    return book.claims
 
 
-def _ancestors(node: ForestNode, by_node: dict[str, ForestNode]) -> list[str]:
-    """Node ids strictly above `node`, root first: the claims its branch inherited."""
-    chain: list[str] = []
-    current = node.parent_id
-    while current is not None:
-        chain.append(current)
-        current = by_node[current].parent_id
-    return chain[::-1]
+class _ClaimBook:
+    """Claims placed so far (time order) with what `_place` looks them up by."""
+
+    def __init__(self, nodes: list[ForestNode]) -> None:
+        self.claims: list[Claim] = []
+        self.keys: list[tuple[str, str, str]] = []  # normalised subject, attribute, value
+        self.by_id: dict[str, Claim] = {}
+        self.index_of: dict[str, int] = {}
+        self._by_key: dict[tuple[str, str], list[int]] = {}
+        self._by_token: dict[str, list[int]] = {}
+        self._enter, self._leave = _euler_tour(nodes)
+        self._node_enter = GrowingArray(np.int64)
+        self._node_leave = GrowingArray(np.int64)
+        self._active = GrowingArray(np.bool_)
+
+    def add(self, claim: Claim, node_id: str) -> None:
+        index = len(self.claims)
+        subj, attr, value = _norm(claim.subject), _norm(claim.attribute), _norm(claim.value)
+        self.claims.append(claim)
+        self.keys.append((subj, attr, value))
+        self.by_id[claim.claim_id] = claim
+        self.index_of[claim.claim_id] = index
+        self._by_key.setdefault((subj, attr), []).append(index)
+        for token in claim_tokens(claim):
+            self._by_token.setdefault(token, []).append(index)
+        self._node_enter.append(self._enter[node_id])
+        self._node_leave.append(self._leave[node_id])
+        self._active.append(claim.status == "active")
+
+    def deactivate(self, claim: Claim) -> None:
+        self._active.set(self.index_of[claim.claim_id], False)
+
+    def on_branch(self, index: int, node_id: str) -> bool:
+        """Was claim `index` made on `node_id` or an ancestor of it?"""
+        enter, leave = self._enter[node_id], self._leave[node_id]
+        return bool(
+            self._node_enter.view()[index] <= enter and leave <= self._node_leave.view()[index]
+        )
+
+    def same_key(self, subj: str, attr: str) -> list[int]:
+        return self._by_key.get((subj, attr), [])
+
+    def overlapping(self, claim: Claim, node_id: str, limit: int) -> list[Claim]:
+        """≤ `limit` active claims of the branch sharing the most tokens with `claim`, later
+        ones first on a tie (the scan's order: best overlap, then latest)."""
+        counts = np.zeros(len(self.claims), dtype=np.int64)
+        for token in claim_tokens(claim):
+            hits = self._by_token.get(token)
+            if hits:
+                counts[hits] += 1
+        enter, leave = self._enter[node_id], self._leave[node_id]
+        eligible = (
+            (counts > 0)
+            & self._active.view()
+            & (self._node_enter.view() <= enter)
+            & (leave <= self._node_leave.view())
+        )
+        found = np.flatnonzero(eligible)
+        order = np.lexsort((-found, -counts[found]))[:limit]
+        return [self.claims[i] for i in found[order]]
+
+
+def _euler_tour(nodes: list[ForestNode]) -> tuple[dict[str, int], dict[str, int]]:
+    """Enter/leave times of a depth-first walk: a is an ancestor of (or is) b exactly when
+    enter[a] ≤ enter[b] and leave[b] ≤ leave[a]."""
+    children: dict[str | None, list[str]] = {}
+    for node in sorted(nodes, key=lambda n: n.seq):
+        children.setdefault(node.parent_id, []).append(node.node_id)
+    enter: dict[str, int] = {}
+    leave: dict[str, int] = {}
+    clock = 0
+    stack: list[tuple[str, bool]] = [(n, False) for n in reversed(children.get(None, []))]
+    while stack:
+        node_id, done = stack.pop()
+        if done:
+            leave[node_id] = clock
+            clock += 1
+            continue
+        enter[node_id] = clock
+        clock += 1
+        stack.append((node_id, True))
+        stack.extend((c, False) for c in reversed(children.get(node_id, [])))
+    return enter, leave
 
 
 def _place(
     claim: Claim,
-    active: list[Claim],
-    states: list[Claim],
+    node_id: str,
+    book: _ClaimBook,
     single: set[str],
     cfg: LifecycleConfig,
     judge: Judge,
-    by_id: dict[str, Claim],
 ) -> None:
+    """The pool the scan saw — the branch's active claims (time order), then, for a
+    single-valued attribute, active claims of other branches — read through the indexes."""
     subj, attr, value = _norm(claim.subject), _norm(claim.attribute), _norm(claim.value)
-    pool = active + states if attr in single else active
-    same_sa = [c for c in pool if (_norm(c.subject), _norm(c.attribute)) == (subj, attr)]
+    keyed = [i for i in book.same_key(subj, attr) if book.claims[i].status == "active"]
+    branch = [i for i in keyed if book.on_branch(i, node_id)]
+    elsewhere = [i for i in keyed if not book.on_branch(i, node_id)] if attr in single else []
+    same_sa = [book.claims[i] for i in branch + elsewhere]
     literal = [c for c in same_sa if _norm(c.value) == value]
     changed = claim.negated or claim.change_cue
     if literal and changed:
-        _supersede(claim, literal[-1], "DEPRECATE", "deprecated")
+        _supersede(claim, literal[-1], "DEPRECATE", "deprecated", book)
         return
     if literal:
         return  # a restatement: a parallel ADD, the earlier claim stays active
     others = [c for c in same_sa if not c.negated]
     if others and not claim.negated and (claim.change_cue or attr in single):
-        _supersede(claim, others[-1], "REVISE", "revised")
+        _supersede(claim, others[-1], "REVISE", "revised", book)
         return
-    mine = claim_tokens(claim)
-    overlap = [(len(mine & claim_tokens(c)), i, c) for i, c in enumerate(active)]
-    ranked = sorted((o for o in overlap if o[0] > 0), key=lambda o: (-o[0], -o[1]))
-    candidates = [c for _, _, c in ranked[: cfg.max_prefilter]]
+    candidates = book.overlapping(claim, node_id, cfg.max_prefilter)
     decision = judge.decide(claim, candidates)
     allowed = {c.claim_id for c in candidates}
     if decision.op != "ADD" and decision.target_id in allowed:
         status: ClaimStatus = "revised" if decision.op == "REVISE" else "deprecated"
-        _supersede(claim, by_id[decision.target_id or ""], decision.op, status)
+        _supersede(claim, book.by_id[decision.target_id or ""], decision.op, status, book)
 
 
-def _supersede(claim: Claim, old: Claim, op: ClaimOp, status: ClaimStatus) -> None:
+def _supersede(
+    claim: Claim, old: Claim, op: ClaimOp, status: ClaimStatus, book: _ClaimBook
+) -> None:
     old.status = status
     old.superseded_by = claim.claim_id
     claim.op = op
     claim.supersedes = old.claim_id
+    book.deactivate(old)

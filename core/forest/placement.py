@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -40,7 +41,7 @@ class Placement:
     node_id: str | None = None
     trajectory_id: str | None = None
     fork: bool = False
-    candidates: list[Candidate] = field(default_factory=list)
+    candidates: Sequence[Candidate] = field(default_factory=list)  # ranked, best first
 
     @property
     def reason(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from arborwiki.core.forest.state import TrajectoryState
 
 
+@lru_cache(maxsize=1 << 16)  # pure; the same terms come back for every comparison
 def norm_term(term: str) -> str:
     """One spelling per term, so 'Boston ' and 'boston' count as the same entity."""
     return " ".join(term.lower().split())
@@ -107,6 +109,89 @@ def _centered_cos(a: object, b: object, center: np.ndarray | None) -> float:
     return cosine(np.asarray(a) - center, np.asarray(b) - center)
 
 
+@dataclass(frozen=True)
+class UnitVector:
+    """A vector prepared once for `cosine`: centred, cast to float32, with its norm.
+
+    `cos_with` does exactly the arithmetic of `embedding.cosine` on the same operands, so a
+    cached side gives bit-identical scores to computing both sides afresh.
+    """
+
+    values: np.ndarray
+    norm: float
+
+    @classmethod
+    def of(cls, vector: object, center: np.ndarray | None) -> UnitVector | None:
+        if vector is None:
+            return None
+        shifted = vector if center is None else np.asarray(vector) - center
+        values = np.asarray(shifted, dtype=np.float32)
+        return cls(values, float(np.linalg.norm(values)))
+
+    def cos_with(self, other: UnitVector | None) -> float:
+        if other is None or self.norm == 0.0 or other.norm == 0.0:
+            return 0.0
+        return float(self.values @ other.values / (self.norm * other.norm))
+
+
+@dataclass(frozen=True)
+class SnapshotFeatures:
+    """What g(σ, ·) reads of σ, normalised once per σ instead of once per comparison."""
+
+    keywords: frozenset[str]
+    entities: frozenset[str]
+    specific_terms: frozenset[str]
+    facet_pairs: frozenset[tuple[str, str]]
+    vector: UnitVector | None
+
+    @classmethod
+    def of(
+        cls,
+        sigma: Snapshot,
+        idf: dict[str, float],
+        cfg: AttachConfig,
+        center: np.ndarray | None,
+    ) -> SnapshotFeatures:
+        return cls(
+            frozenset(norm_set(sigma.keywords)),
+            frozenset(norm_set(sigma.entities)),
+            frozenset(specific(snapshot_terms(sigma), idf, cfg)),
+            frozenset(facet_pairs(sigma.facets)),
+            UnitVector.of(sigma.vector, center),
+        )
+
+
+@dataclass(frozen=True)
+class TrajectoryFeatures:
+    """What g(·, T) reads of T; a forest keeps one per trajectory and renews it on attach."""
+
+    keywords: set[str]
+    entities: set[str]
+    specific_terms: set[str]
+    facet_pairs: set[tuple[str, str]]
+    summary: UnitVector | None
+    latest: UnitVector | None
+
+    @classmethod
+    def of(
+        cls,
+        traj: TrajectoryState,
+        idf: dict[str, float],
+        cfg: AttachConfig,
+        center: np.ndarray | None,
+        specific_terms: set[str] | None = None,
+    ) -> TrajectoryFeatures:
+        """`specific_terms`, when given, must equal specific(traj.terms) (kept incrementally)."""
+        return cls(
+            traj.keywords,
+            traj.entities,
+            specific(traj.terms, idf, cfg) if specific_terms is None else specific_terms,
+            traj.facet_pairs,
+            UnitVector.of(traj.summary_vector, center),
+            UnitVector.of(traj.latest_vector, center),
+        )
+
+
 def g_score(
     sigma: Snapshot,
     traj: TrajectoryState,
@@ -121,13 +206,27 @@ def g_score(
     |specific(σ) ∩ specific(T)|) over K ∪ E ∪ X; p_mismatch when entities are shared but all
     of them are generic and no specific term is shared (same "mom", different story).
     """
-    cos_sum = _centered_cos(sigma.vector, traj.summary_vector, center)
-    cos_latest = _centered_cos(sigma.vector, traj.latest_vector, center)
-    jac = jaccard(norm_set(sigma.keywords), traj.keywords)
-    shared_entities = norm_set(sigma.entities) & traj.entities
+    return g_prepared(
+        SnapshotFeatures.of(sigma, idf, cfg, center),
+        TrajectoryFeatures.of(traj, idf, cfg, center),
+        idf,
+        cfg,
+    )
+
+
+def g_prepared(
+    sigma: SnapshotFeatures, traj: TrajectoryFeatures, idf: dict[str, float], cfg: AttachConfig
+) -> GScore:
+    """`g_score` on features prepared once (the forest's hot path); same arithmetic."""
+    cos_sum = sigma.vector.cos_with(traj.summary) if sigma.vector is not None else 0.0
+    cos_latest = sigma.vector.cos_with(traj.latest) if sigma.vector is not None else 0.0
+    shared_keywords = len(sigma.keywords & traj.keywords)
+    union = len(sigma.keywords) + len(traj.keywords) - shared_keywords
+    jac = shared_keywords / union if union else 0.0
+    shared_entities = sigma.entities & traj.entities
     b_entity = cfg.b_entity if shared_entities else 0.0
-    b_facet = facet_bonus(len(facet_pairs(sigma.facets) & facet_pairs(traj.facets)), cfg)
-    shared_specific = specific(snapshot_terms(sigma), idf, cfg) & specific(traj.terms, idf, cfg)
+    b_facet = facet_bonus(len(sigma.facet_pairs & traj.facet_pairs), cfg)
+    shared_specific = sigma.specific_terms & traj.specific_terms
     b_cont = min(cfg.b_cont_max, cfg.b_cont_per_term * len(shared_specific))
     only_generic = bool(shared_entities) and not specific(shared_entities, idf, cfg)
     p_mismatch = cfg.p_mismatch if only_generic and not shared_specific else 0.0

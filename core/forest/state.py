@@ -30,6 +30,7 @@ class TrajectoryState:
     entities: set[str] = field(default_factory=set)
     terms: set[str] = field(default_factory=set)
     facets: dict[str, set[str]] = field(default_factory=dict)
+    facet_pairs: set[tuple[str, str]] = field(default_factory=set)  # facet_pairs(facets)
     keyword_counts: dict[str, int] = field(default_factory=dict)
     vector_sum: np.ndarray | None = None
     latest_vector: np.ndarray | None = None
@@ -58,7 +59,9 @@ class TrajectoryState:
         self.entities |= norm_set(sigma.entities)
         self.terms |= snapshot_terms(sigma)
         for key, values in sigma.facets.items():
-            self.facets.setdefault(norm_term(key), set()).update(norm_set(values))
+            name, normed = norm_term(key), norm_set(values)
+            self.facets.setdefault(name, set()).update(normed)
+            self.facet_pairs.update((norm_term(name), norm_term(v)) for v in normed if norm_term(v))
         for term in norm_set([*sigma.keywords, *sigma.entities]):
             self.keyword_counts[term] = self.keyword_counts.get(term, 0) + 1
         if sigma.vector is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.records import ForestNode, Trajectory
 
@@ -24,10 +26,15 @@ def path_summary(ancestors: list[ForestNode], node_summary: str) -> str:
     text = ARROW.join(parts)
     if len(text) <= PATH_SUMMARY_CHARS:
         return text
-    head, tail = parts[0], parts[1:]
+    return trimmed_path(parts[0], reversed(parts[1:]))
+
+
+def trimmed_path(head: str, newest_first: Iterable[str]) -> str:
+    """The over-long case of `path_summary`: root, '…', then the newest steps that fit.
+    `newest_first` is read lazily, so a deep branch is not walked past what fits."""
     kept: list[str] = []
     budget = PATH_SUMMARY_CHARS - len(head) - 2 * len(ARROW) - 1
-    for part in reversed(tail):
+    for part in newest_first:
         if len(part) + len(ARROW) > budget:
             break
         kept.insert(0, part)

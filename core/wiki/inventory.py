@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from arborwiki.core.config import WikiConfig
 from arborwiki.core.records import Claim
@@ -27,8 +29,13 @@ class _Tally:
         self.trajectories.update(trajectories)
 
 
+@lru_cache(maxsize=256)
+def _word_pattern(triggers: tuple[str, ...]) -> re.Pattern[str]:
+    return trigger_pattern(tuple(t for t in triggers if not t.startswith(FACET_PREFIX)))
+
+
 def _matches(triggers: list[str], *texts: str) -> bool:
-    pattern = trigger_pattern(tuple(t for t in triggers if not t.startswith(FACET_PREFIX)))
+    pattern = _word_pattern(tuple(triggers))
     return any(pattern.search(normalize_name(text)) for text in texts)
 
 

@@ -14,6 +14,7 @@ LEADING_DETERMINERS = ("a", "an", "the", "my", "our", "his", "her", "their", "so
 _EDGE_PUNCTUATION = " \t\n.,;:!?\"'()[]"
 
 
+@lru_cache(maxsize=1 << 16)  # pure; the same names are normalised for every category
 def normalize_name(text: str) -> str:
     """One spelling per entity: lowercase, single spaces, no edge punctuation."""
     return " ".join(text.lower().split()).strip(_EDGE_PUNCTUATION)

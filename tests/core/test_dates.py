@@ -60,3 +60,57 @@ def test_resolution_depends_on_the_base_day() -> None:
     later = datetime(2023, 7, 15, 9, 0, tzinfo=UTC)
     assert event_date("I went there yesterday.", later) == date(2023, 7, 14)
     assert event_date("I went there yesterday.", SESSION) == date(2023, 5, 7)
+
+
+SHIFTING = [
+    "yesterday", "today", "tonight", "tomorrow", "this morning", "the day before yesterday",
+    "the day after tomorrow", "the weekend", "this weekend", "last weekend", "next weekend",
+    "last night", "last week", "next week", "this week", "past week", "coming week",
+    "last friday", "next monday", "this sunday", "last fri", "next tue", "friday", "sunday",
+    "monday", "3 days ago", "a few days ago", "a couple of weeks ago", "two weeks back",
+    "in 3 days", "in a week", "in two weeks", "several days ago", "1 weekend ago",
+]  # fmt: skip
+
+
+def test_shifted_answers_equal_dateparser_on_every_weekday_and_across_boundaries() -> None:
+    """The per-weekday offset cache gives what dateparser itself gives for each base day:
+    two full weeks across a new year and a week around a leap day."""
+    from datetime import timedelta
+
+    from arborwiki.core.extract import dates
+
+    bases = [date(2023, 12, 24) + timedelta(days=i) for i in range(14)]
+    bases += [date(2024, 2, 26) + timedelta(days=i) for i in range(7)]
+    dates._OFFSETS.clear()
+    checked = 0
+    for text in SHIFTING:
+        ((span, kind),) = dates._candidate_spans(text)
+        assert dates._shifts_with_base(span, kind), text
+        for base in bases:
+            assert dates._resolve(span, kind, base) == dates._parse.__wrapped__(span, kind, base)
+            checked += 1
+    assert checked == len(SHIFTING) * len(bases)
+    assert not dates._shifts_with_base("next month", "rel")
+    assert not dates._shifts_with_base("2 years ago", "ago")
+
+
+MONTH_STEPS = [
+    "this month", "next month", "last month", "past month", "this year", "next year",
+    "last year", "coming year", "2 months ago", "a year ago", "in 3 months", "a few months back",
+]  # fmt: skip
+
+
+def test_month_steps_equal_dateparser_at_month_ends_and_leap_days() -> None:
+    from datetime import timedelta
+
+    from arborwiki.core.extract import dates
+
+    bases = [date(2024, 1, 29) + timedelta(days=i) for i in range(4)]  # Jan 29 → Feb 1
+    bases += [date(2024, 2, 28), date(2024, 2, 29), date(2023, 3, 31), date(2023, 12, 31)]
+    bases += [date(2023, 5, 8), date(2025, 8, 30), date(2023, 10, 31), date(2024, 4, 30)]
+    dates._MONTH_STEPS.clear()
+    for text in MONTH_STEPS:
+        ((span, kind),) = dates._candidate_spans(text)
+        for base in bases:
+            assert dates._resolve(span, kind, base) == dates._parse.__wrapped__(span, kind, base)
+        assert dates._MONTH_STEPS[(span, kind)] is not None, text

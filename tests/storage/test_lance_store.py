@@ -69,3 +69,21 @@ def test_upsert_replaces_a_users_rows_and_keeps_others(tmp_path: Path) -> None:
     assert store.count("wiki_pages", "user_id = 'bob'") == 3
     again = store.upsert("wiki_pages", fewer, dim=4, replace_users=["alice"])
     assert store.count("wiki_pages") == 4 and again == v2 + 1
+
+
+def test_indexes_are_rebuilt_only_for_tables_that_changed(tmp_path: Path) -> None:
+    store = LanceStore(tmp_path)
+    store.upsert("wiki_pages", _pages(["alice", "bob"]), dim=4)
+    assert store.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}
+    assert store.build_indexes() == {}  # nothing written since: no index work
+    store.upsert("wiki_pages", _pages(["carol"]), dim=4)
+    assert store.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}
+    store.upsert("wiki_pages", _pages(["carol"]).slice(0, 1), dim=4, replace_users=["carol"])
+    assert store.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}  # rows deleted
+    assert store.build_indexes() == {}
+    fresh = LanceStore(tmp_path / "fresh")
+    fresh.upsert("wiki_pages", store.table("wiki_pages").to_arrow(), dim=4)
+    fresh.build_indexes()
+    for user in ("alice", "bob", "carol"):
+        got = store.search("wiki_pages", user, None, "dog number", limit=10)
+        assert got == fresh.search("wiki_pages", user, None, "dog number", limit=10)
