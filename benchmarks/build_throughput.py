@@ -242,14 +242,14 @@ def _timed_users(groups: list[list[Any]], seed: int) -> list[dict[str, float]]:
     `core.pipeline.build_user_memory`, with the stage functions it calls timed (wrapped
     where the pipeline module looks them up): one row of CPU seconds per group."""
     import arborwiki.core.pipeline as pipeline
-    from arborwiki.backends.extractors import build_extractor
+    from arborwiki.backends.extractors import build_labeled_extractor
     from arborwiki.core.config import Config
     from arborwiki.core.embedding import load_embedder
     from arborwiki.core.windows import order_messages
 
     cfg = Config()
     embedder = load_embedder(cfg.embed.model_path, cfg.embed.batch_size)
-    extractor = build_extractor(cfg.extract)
+    extractor = build_labeled_extractor(cfg.extract)
     warm = generate_archive(1, seed=seed - 1, sessions=4)
     pipeline.build_user_memory(warm, cfg, extractor, embedder)  # imports, first-use costs
     rows = []
@@ -264,7 +264,7 @@ def _timed_users(groups: list[list[Any]], seed: int) -> list[dict[str, float]]:
             memory = pipeline.build_user_memory(
                 messages,
                 cfg,
-                _Timed(extractor, "extract", "extract", clock),  # type: ignore[arg-type]
+                _Timed(extractor, "extract_labeled", "extract", clock),  # type: ignore[arg-type]
                 _Timed(embedder, "embed", "embed", clock),  # type: ignore[arg-type]
             )
             total = time.process_time() - started

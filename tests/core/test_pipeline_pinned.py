@@ -17,6 +17,7 @@ import json
 
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import load_embedder
+from arborwiki.core.extract.base import Labeled
 from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.pipeline import build_user_memory
 from arborwiki.core.synthetic import generate_archive
@@ -44,7 +45,7 @@ def pinned_digests(seed: int = 21, users: int = 3, sessions: int = 40) -> dict[s
     per_table: dict[str, list[str]] = {name: [] for name in TABLES}
     for user in sorted({m.user_id for m in messages}):
         mine = [m for m in messages if m.user_id == user]
-        memory = build_user_memory(mine, cfg, RuleExtractor(cfg.extract), load_embedder())
+        memory = build_user_memory(mine, cfg, Labeled(RuleExtractor(cfg.extract)), load_embedder())
         for name in TABLES:
             rows = [r.model_dump(mode="json", exclude=VECTORS) for r in getattr(memory, name)]
             per_table[name].append(_sha(json.dumps(rows, sort_keys=True)))
