@@ -26,6 +26,7 @@ __all__ = [
     "ArchiveBatch",
     "ArchiveError",
     "archive_files",
+    "has_rows",
     "input_identity",
     "input_sources",
     "read_archive",
@@ -84,6 +85,11 @@ def input_sources(path: str) -> list[str]:
     the quarantine rows of exactly these inputs (a fixed line's row goes away).
     """
     return [input_identity(p) for p in archive_files(path)]
+
+
+def has_rows(path: str) -> bool:
+    """Whether the archive holds at least one row, valid or not (stops at the first one)."""
+    return any(batch.rows_read for batch in read_archive(path, batch_rows=1))
 
 
 def _rows(files: list[Path], batch_rows: int) -> Iterator[RowResult]:
