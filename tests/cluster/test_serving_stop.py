@@ -12,6 +12,7 @@ import ray
 
 from arborwiki.cluster.http_server import start_http
 from arborwiki.cluster.query_actor import start_query_actor
+from arborwiki.cluster.query_client import QueryClient
 from arborwiki.core.config import load_config
 from arborwiki.jobs.serve import serving_actor_names, stop
 
@@ -61,3 +62,20 @@ def test_replica_names_are_matched_exactly() -> None:
     cfg = load_config(overrides=["ray.actor_name=q.x"])
     running = ["q.x", "q.x-1", "q.x-12", "q.xx", "qax-1", "q.x-a", "other", "q.x-1-2"]
     assert serving_actor_names(cfg, running) == ["q.x", "q.x-1", "q.x-12"]
+
+
+def test_a_dead_replica_costs_no_failed_call(ray_local: None, tmp_path: Path) -> None:
+    cfg = load_config(
+        overrides=[
+            "ray.namespace=arborwiki-dead-replica",
+            "ray.actor_name=dead-test-query",
+            "ray.query_replicas=2",
+        ]
+    )
+    first = start_query_actor(str(tmp_path), cfg, detached=False)
+    client = QueryClient.connect(cfg)
+    ray.kill(first, no_restart=True)
+    assert [client.call("health") for _ in range(6)] == ["ok"] * 6
+    ray.kill(client.replicas[1], no_restart=True)
+    with pytest.raises(RuntimeError, match="every query replica died"):
+        client.call("health")
