@@ -21,6 +21,7 @@ ClaimOp = Literal["ADD", "REVISE", "DEPRECATE"]
 PageKind = Literal["index", "entity", "topic", "inventory"]
 EvidenceKind = Literal["fact", "event", "artifact", "state"]
 TEXT_EXTRA_KEYS = ("caption", "image_caption", "transcript", "attachment_text")
+TIME_EXTRA_KEY, TIME_UNKNOWN = "time", "unknown"  # extra marking a placeholder timestamp
 
 
 ID_DIGEST_BYTES = 16  # 128 bits: a chance collision needs ~2^64 ids of one kind
@@ -63,6 +64,12 @@ class Message(Record):
     text: str
     timestamp: datetime = Field(description="UTC; the session date when only that is known")
     extra: dict[str, str] = Field(default_factory=dict, description="captions and other fields")
+
+    @property
+    def time_known(self) -> bool:
+        """False for a turn of an undated session: its timestamp only keeps the order, so
+        relative dates ("yesterday") must not be resolved against it."""
+        return self.extra.get(TIME_EXTRA_KEY) != TIME_UNKNOWN
 
     @property
     def full_text(self) -> str:

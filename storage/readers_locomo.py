@@ -22,14 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from arborwiki.core.evaluation.gold import QA, split_gold
-from arborwiki.core.records import Message
+from arborwiki.core.records import TIME_EXTRA_KEY, TIME_UNKNOWN, Message
 from arborwiki.storage.readers_rows import ArchiveError, RowError, unencodable_field
 
 SESSION_KEY = re.compile(r"^session_(\d+)$")
 LOCOMO_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 """Placeholder timestamp of an undated session (+ its number in seconds, to keep order)."""
-TIME_UNKNOWN_EXTRA = ("time", "unknown")
 
 
 def parse_locomo_datetime(value: str) -> datetime:
@@ -116,7 +115,7 @@ def _turn_message(
         raise RowError("speaker must be a non-empty string")
     extra = _turn_extra(turn)
     if timestamp is None:
-        extra[TIME_UNKNOWN_EXTRA[0]] = TIME_UNKNOWN_EXTRA[1]
+        extra[TIME_EXTRA_KEY] = TIME_UNKNOWN
         timestamp = UNKNOWN_TIME + timedelta(seconds=number)
     message = Message(
         user_id=sample_id,
