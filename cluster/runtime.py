@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import socket
 import warnings
+from collections.abc import MutableMapping
 from pathlib import Path
 
 import ray
@@ -55,8 +56,8 @@ def start_ray(cfg: RayConfig) -> None:
 
 def join_ray(address: str, namespace: str) -> None:
     """Connect to a running cluster; any failure to reach or authenticate is one line."""
-    use_token_if_available()
     probe(address)
+    use_token_if_available()
     try:
         ray.init(address=address, namespace=namespace, log_to_driver=True)
     except (ConnectionError, TimeoutError, ray.exceptions.AuthenticationError) as err:
@@ -64,14 +65,27 @@ def join_ray(address: str, namespace: str) -> None:
         raise RuntimeError(f"cannot join Ray at {address!r}: {first}{HINT}") from err
 
 
-def use_token_if_available() -> bool:
+def use_token_if_available(
+    environ: MutableMapping[str, str] = os.environ, token_file: Path | None = None
+) -> bool:
     """RAY_AUTH_MODE=token when unset and a token exists, so an explicit address authenticates."""
-    if "RAY_AUTH_MODE" in os.environ:
-        return os.environ["RAY_AUTH_MODE"].lower() == "token"
-    if any(os.environ.get(name) for name in TOKEN_ENV) or DEFAULT_TOKEN.expanduser().is_file():
-        os.environ["RAY_AUTH_MODE"] = "token"
+    if "RAY_AUTH_MODE" in environ:
+        return environ["RAY_AUTH_MODE"].lower() == "token"
+    token_file = token_file or DEFAULT_TOKEN.expanduser()
+    if any(environ.get(name) for name in TOKEN_ENV) or token_file.is_file():
+        environ["RAY_AUTH_MODE"] = "token"
+        if environ is os.environ:
+            _reload_ray_config()
         return True
     return False
+
+
+def _reload_ray_config() -> None:
+    """Ray caches its config (auth mode included) when imported: re-read the environment,
+    as Ray itself does when it turns token auth on for `auto`."""
+    from ray._raylet import Config
+
+    Config.initialize("")
 
 
 def probe(address: str) -> None:

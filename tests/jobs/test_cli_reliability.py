@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from arborwiki.cluster.runtime import use_token_if_available
+from arborwiki.cluster.runtime import join_ray, use_token_if_available
 from arborwiki.core.config import load_config
 from arborwiki.jobs.build import build
 from arborwiki.jobs.common import check_text_arguments
-from arborwiki.jobs.serve import serve, stop
 from arborwiki.storage.archive import ArchiveError, has_rows
 
 CLI = [sys.executable, "-m", "arborwiki.jobs.cli"]
@@ -74,16 +73,18 @@ def test_has_rows_counts_bad_rows_too(tmp_path: Path, name: str, content: str, r
     assert has_rows(str(tmp_path / name)) is rows
 
 
-def test_stop_with_an_unreachable_cluster_fails_fast() -> None:
-    cfg = load_config(overrides=["ray.address=127.0.0.1:1"])
-    with pytest.raises(RuntimeError, match="cannot join Ray at '127.0.0.1:1'"):
-        stop(cfg)
+def test_stop_with_an_unreachable_cluster_is_one_line() -> None:
+    """A subprocess: this test session's own Ray is already initialised."""
+    result = run(["stop", "--set", "ray.address=127.0.0.1:1"])
+    assert "cannot join Ray at '127.0.0.1:1'" in one_error_line(result)
 
 
-def test_serve_with_an_unreachable_cluster_fails_fast(tmp_path: Path) -> None:
-    cfg = load_config(overrides=["ray.address=127.0.0.1:1"])
-    with pytest.raises(RuntimeError, match="cannot join Ray at '127.0.0.1:1'"):
-        serve(str(tmp_path), cfg)
+def test_joining_an_unreachable_cluster_fails_fast() -> None:
+    """What `serve`, `stop` and `query` do first: a refused address is one line, at once."""
+    with pytest.raises(RuntimeError, match="cannot join Ray at '127.0.0.1:1': .*ray start"):
+        join_ray("127.0.0.1:1", "x")
+    with pytest.raises(RuntimeError, match="bad ray.address 'nonsense'"):
+        join_ray("nonsense", "x")
 
 
 PRIVATE_RAY = """
@@ -109,22 +110,56 @@ def test_address_null_starts_a_private_ray_whatever_the_environment() -> None:
 
 
 @pytest.mark.parametrize(
-    ("token", "mode", "expected"),
+    ("token", "environ", "expected"),
     [
-        (True, None, (True, "token")),
-        (False, None, (False, None)),
-        (True, "disabled", (False, "disabled")),
+        (True, {}, (True, "token")),
+        (False, {}, (False, None)),
+        (False, {"RAY_AUTH_TOKEN": "secret"}, (True, "token")),
+        (True, {"RAY_AUTH_MODE": "disabled"}, (False, "disabled")),
     ],
 )
 def test_joining_uses_the_token_when_one_exists(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, token: bool, mode: str | None, expected: tuple
+    tmp_path: Path, token: bool, environ: dict[str, str], expected: tuple
 ) -> None:
+    """On a copy of the environment: this process's Ray must not see a changed auth mode."""
+    token_file = tmp_path / "auth_token"
     if token:
-        (tmp_path / ".ray").mkdir()
-        (tmp_path / ".ray" / "auth_token").write_text("secret")
-    for name in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    if mode:
-        monkeypatch.setenv("RAY_AUTH_MODE", mode)
-    assert (use_token_if_available(), os.environ.get("RAY_AUTH_MODE")) == expected
+        token_file.write_text("secret")
+    env = dict(environ)
+    assert (use_token_if_available(env, token_file), env.get("RAY_AUTH_MODE")) == expected
+
+
+HOST = """
+import sys, ray
+ray.init(address="local", num_cpus=1, include_dashboard=False, namespace="auth-host")
+print(ray.get_runtime_context().gcs_address, flush=True)
+sys.stdin.read()
+"""
+JOIN = """
+import sys, ray
+from arborwiki.cluster.runtime import start_ray
+from arborwiki.core.config import RayConfig
+start_ray(RayConfig(address=sys.argv[1], namespace="auth-join"))
+print("joined", int(ray.cluster_resources()["CPU"]))
+"""
+
+
+def test_an_explicit_address_of_a_token_cluster_is_joined_without_ray_auth_mode() -> None:
+    """Issue 13 item 9: Ray enables the token only for `auto`; host:port needs it too."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
+    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    host = subprocess.Popen(
+        [sys.executable, "-c", HOST], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True, env=env,
+    )  # fmt: skip
+    try:
+        address = host.stdout.readline().strip()
+        assert address, "the host Ray did not start"
+        joined = subprocess.run(
+            [sys.executable, "-c", JOIN, address], capture_output=True, text=True, env=env,
+            timeout=120,
+        )  # fmt: skip
+        assert joined.stdout.strip() == "joined 1", joined.stderr[-1500:]
+    finally:
+        host.stdin.close()
+        host.wait(timeout=60)
