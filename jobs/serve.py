@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from arborwiki.cluster.query_actor import start_query_actor
@@ -35,41 +34,9 @@ def serve(
         print(f"stop with: arborwiki stop --set ray.namespace={cfg.ray.namespace}")
 
 
-def serving_actor_names(cfg: Config, running: list[str]) -> list[str]:
-    """The query replicas among `running` names: `actor_name` and `actor_name-<i>`.
-
-    Matched by pattern, not by `query_replicas`, so a stop with a smaller replica count
-    than the serve had still stops them all.
-    """
-    pattern = re.compile(re.escape(cfg.ray.actor_name) + r"(-\d+)?")
-    return sorted(name for name in running if pattern.fullmatch(name))
-
-
 def stop(cfg: Config) -> list[str]:
-    """Shut the HTTP ingress (Ray Serve) down and kill the query replicas; returns what stopped."""
-    import ray
-    from ray import serve as ray_serve
+    """Join the serving cluster, then stop its HTTP ingress and query replicas."""
+    from arborwiki.cluster.serving import stop_serving
 
     _join(cfg)
-    stopped: list[str] = []
-    if _serve_running():
-        ray_serve.shutdown()
-        stopped.append("http")
-    named = ray.util.list_named_actors(all_namespaces=True)
-    here = [a["name"] for a in named if a.get("namespace") == cfg.ray.namespace]
-    for name in serving_actor_names(cfg, here):
-        ray.kill(ray.get_actor(name, namespace=cfg.ray.namespace), no_restart=True)
-        stopped.append(name)
-    return stopped
-
-
-def _serve_running() -> bool:
-    """Whether a Serve controller runs on this cluster (asked without starting one)."""
-    import ray
-    from ray.serve._private.constants import SERVE_CONTROLLER_NAME, SERVE_NAMESPACE
-
-    try:
-        ray.get_actor(SERVE_CONTROLLER_NAME, namespace=SERVE_NAMESPACE)
-    except ValueError:
-        return False
-    return True
+    return stop_serving(cfg)

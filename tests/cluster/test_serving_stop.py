@@ -13,8 +13,9 @@ import ray
 from arborwiki.cluster.http_server import start_http
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.query_client import QueryClient
+from arborwiki.cluster.serving import serving_actor_names
 from arborwiki.core.config import load_config
-from arborwiki.jobs.serve import serving_actor_names, stop
+from arborwiki.jobs.serve import stop
 
 
 def free_port() -> int:
