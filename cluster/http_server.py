@@ -3,8 +3,10 @@
 Why Serve: it runs the HTTP proxy on the cluster (no process of ours to babysit) and
 outlives the driver that started it, like the detached query actors it forwards to.
 The ingress holds no memory of its own: every request goes through a `QueryClient`
-to the least-loaded query actor replica. Bad input is answered with a JSON error
-(422 from validation, 400 from the service's own checks); nothing leaks a traceback.
+to the least-loaded query actor replica. Every error is a JSON body `{"error": "..."}`
+with a 4xx/5xx code (422 from validation, also for text that is not valid Unicode such as
+an escaped lone surrogate; 400 from the service's own checks; 404/405 for unknown routes;
+500 for anything else); nothing leaks a traceback.
 
     POST /query     {user_id, question, k?, budget_tokens?}
     POST /localize  {user_id, turn_text}
@@ -15,14 +17,17 @@ to the least-loaded query actor replica. Bad input is answered with a JSON error
 
 # No `from __future__ import annotations` here: Serve's ingress rebuilds the routes
 # from the methods' signatures and needs real classes, not strings, for request bodies.
+import json
 import logging
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 from ray import serve
+from starlette.exceptions import HTTPException
 
 from arborwiki.cluster.query_actor import get_query_replicas
 from arborwiki.cluster.query_client import QueryClient
@@ -30,9 +35,32 @@ from arborwiki.core.config import Config
 
 APP_NAME = "arborwiki"
 log = logging.getLogger(__name__)
-app = FastAPI(title="arborwiki", description="Per-user long-term memory: cited evidence.")
 
-NonEmpty = Annotated[str, Field(min_length=1)]
+
+class AsciiJSONResponse(JSONResponse):
+    """JSON with non-ASCII escaped: any string, a lone surrogate too, renders (never a 500)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+app = FastAPI(
+    title="arborwiki",
+    description="Per-user long-term memory: cited evidence.",
+    default_response_class=AsciiJSONResponse,
+)
+
+
+def valid_unicode(text: str) -> str:
+    """Reject what UTF-8 cannot encode (an escaped lone surrogate such as "\\ud800")."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError("must be valid Unicode text (no lone surrogates)") from err
+    return text
+
+
+NonEmpty = Annotated[str, Field(min_length=1), AfterValidator(valid_unicode)]
 
 
 class QueryBody(BaseModel):
@@ -48,7 +76,28 @@ class LocalizeBody(BaseModel):
 
 
 def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"error": message})
+    return AsciiJSONResponse(status_code=status, content={"error": message})
+
+
+@app.exception_handler(RequestValidationError)
+async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+    """422 naming each bad field; never echoes the input (it may not even be encodable)."""
+    problems = [
+        f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+        for e in exc.errors()
+    ]
+    return error(422, "; ".join(problems) or "invalid request")
+
+
+@app.exception_handler(HTTPException)
+async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+    return error(exc.status_code, str(exc.detail))
+
+
+@app.exception_handler(Exception)
+async def internal_error(_: Request, exc: Exception) -> JSONResponse:
+    log.exception("request failed")
+    return error(500, f"internal error: {type(exc).__name__}")
 
 
 @serve.deployment(ray_actor_options={"num_cpus": 0})
@@ -78,8 +127,8 @@ class MemoryHTTP:
     @app.get("/history")
     async def history(
         self,
-        user_id: Annotated[str, Query(min_length=1)],
-        about: Annotated[str, Query(min_length=1)],
+        user_id: Annotated[str, Query(min_length=1), AfterValidator(valid_unicode)],
+        about: Annotated[str, Query(min_length=1), AfterValidator(valid_unicode)],
     ) -> Any:
         return await self._call("history", user_id, about)
 

@@ -4,6 +4,8 @@ Why: one actor answers one call at a time, so N replicas only help if callers ar
 spread over them. The client counts its own in-flight calls per replica and sends the
 next one to the replica with the fewest (ties rotate, so an idle pool round-robins).
 It is thread-safe (benchmark threads, HTTP handlers) and works from sync or async code.
+A replica that died (killed, node lost) is dropped and the call goes to the next one, so
+losing one of N replicas costs no failed request.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class QueryClient:
         self._in_flight = [0] * len(self.replicas)
         self._turn = itertools.count()
         self._lock = threading.Lock()
+        self._dead: set[int] = set()
 
     @classmethod
     def connect(cls, cfg: Config) -> QueryClient:
@@ -36,7 +39,9 @@ class QueryClient:
         with self._lock:
             offset = next(self._turn)
             n = len(self.replicas)
-            order = [(offset + i) % n for i in range(n)]
+            order = [(offset + i) % n for i in range(n) if (offset + i) % n not in self._dead]
+            if not order:
+                raise RuntimeError("every query replica died: restart them with `arborwiki serve`")
             index = min(order, key=lambda i: self._in_flight[i])
             self._in_flight[index] += 1
             return index
@@ -45,21 +50,33 @@ class QueryClient:
         with self._lock:
             self._in_flight[index] -= 1
 
+    def _died(self, index: int) -> None:
+        with self._lock:
+            self._dead.add(index)
+
     def call(self, method: str, *args: Any) -> Any:
-        """Blocking call of an actor method on the least-loaded replica."""
-        index = self._acquire()
-        try:
-            return ray.get(getattr(self.replicas[index], method).remote(*args))
-        finally:
-            self._release(index)
+        """Blocking call of an actor method on the least-loaded live replica."""
+        for _ in self.replicas:
+            index = self._acquire()
+            try:
+                return ray.get(getattr(self.replicas[index], method).remote(*args))
+            except ray.exceptions.ActorDiedError:
+                self._died(index)
+            finally:
+                self._release(index)
+        return self.call(method, *args)  # every replica died: _acquire raises
 
     async def acall(self, method: str, *args: Any) -> Any:
         """The same from async code (an HTTP handler): awaits the ObjectRef."""
-        index = self._acquire()
-        try:
-            return await getattr(self.replicas[index], method).remote(*args)
-        finally:
-            self._release(index)
+        for _ in self.replicas:
+            index = self._acquire()
+            try:
+                return await getattr(self.replicas[index], method).remote(*args)
+            except ray.exceptions.ActorDiedError:
+                self._died(index)
+            finally:
+                self._release(index)
+        return await self.acall(method, *args)  # every replica died: _acquire raises
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None

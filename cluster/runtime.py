@@ -1,34 +1,103 @@
-"""Ray start-up: local by default, `address: auto` on a cluster.
+"""Ray start-up: a private local Ray by default, a cluster only when asked for by address.
 
-Ray 2.60 turns token authentication on by default. Drivers started by `ray.init`
-handle it themselves; the `ray status` / `ray job submit` CLIs need
-`RAY_AUTH_MODE=token` (the token lives in ~/.ray/auth_token). We never disable auth.
+`ray.address: null` (the default) always starts a private local Ray with `ray.num_cpus`
+CPUs: it never joins another cluster found through `RAY_ADDRESS`, Ray's current-cluster
+file or a running `gcs_server` (all of which a bare `ray.init()` would follow). `auto` joins
+the cluster started by `ray start` on this machine; `host:port` (or `ray://…`) joins that one.
+
+Ray 2.60 turns token authentication on by default. When joining, the token in
+`~/.ray/auth_token` (or `RAY_AUTH_TOKEN` / `RAY_AUTH_TOKEN_PATH`) is used even if
+`RAY_AUTH_MODE` is unset, as Ray itself does for `auto`; the `ray status` / `ray job submit`
+CLIs still need `RAY_AUTH_MODE=token`. We never disable auth. A cluster that cannot be
+reached is one line (`RuntimeError`), not Ray's retries and a traceback.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import warnings
+from collections.abc import MutableMapping
+from pathlib import Path
 
 import ray
 
 from arborwiki.core.config import RayConfig
 
+LOCAL_ADDRESSES = (None, "local")
+PROBE_SECONDS = 3.0  # a head that does not accept a TCP connection in this long is down
+TOKEN_ENV = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+DEFAULT_TOKEN = Path("~/.ray/auth_token")
+HINT = (
+    " (start one with `ray start --head`, or set ray.address: null for a private local"
+    " Ray; with token auth the token must be in ~/.ray/auth_token or RAY_AUTH_TOKEN)"
+)
+
 
 def start_ray(cfg: RayConfig) -> None:
-    """Join the cluster at `cfg.address`, or start a local one with `cfg.num_cpus` CPUs."""
+    """Join the cluster at `cfg.address`, or start a private local one with `cfg.num_cpus`."""
     if ray.is_initialized():
         return
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     # Ray launches its processes with subprocess (fork + immediate exec), which lancedb's
     # fork check reports although no lancedb state survives into the exec'd child.
     warnings.filterwarnings("ignore", message="lancedb fork support is experimental")
-    if cfg.address:
-        ray.init(address=cfg.address, namespace=cfg.namespace, log_to_driver=True)
-    else:
+    if cfg.address in LOCAL_ADDRESSES:
         ray.init(
+            address="local",
             num_cpus=cfg.num_cpus,
             include_dashboard=False,
             namespace=cfg.namespace,
             configure_logging=False,
         )
+        return
+    join_ray(cfg.address, cfg.namespace)
+
+
+def join_ray(address: str, namespace: str) -> None:
+    """Connect to a running cluster; any failure to reach or authenticate is one line."""
+    probe(address)
+    use_token_if_available()
+    try:
+        ray.init(address=address, namespace=namespace, log_to_driver=True)
+    except (ConnectionError, TimeoutError, ray.exceptions.AuthenticationError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise RuntimeError(f"cannot join Ray at {address!r}: {first}{HINT}") from err
+
+
+def use_token_if_available(
+    environ: MutableMapping[str, str] = os.environ, token_file: Path | None = None
+) -> bool:
+    """RAY_AUTH_MODE=token when unset and a token exists, so an explicit address authenticates."""
+    if "RAY_AUTH_MODE" in environ:
+        return environ["RAY_AUTH_MODE"].lower() == "token"
+    token_file = token_file or DEFAULT_TOKEN.expanduser()
+    if any(environ.get(name) for name in TOKEN_ENV) or token_file.is_file():
+        environ["RAY_AUTH_MODE"] = "token"
+        if environ is os.environ:
+            _reload_ray_config()
+        return True
+    return False
+
+
+def _reload_ray_config() -> None:
+    """Ray caches its config (auth mode included) when imported: re-read the environment,
+    as Ray itself does when it turns token auth on for `auto`."""
+    from ray._raylet import Config
+
+    Config.initialize("")
+
+
+def probe(address: str) -> None:
+    """Fail fast on a `host:port` nothing listens on (Ray would retry for minutes)."""
+    if address == "auto" or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise RuntimeError(f"bad ray.address {address!r}: expected null, 'auto' or host:port")
+    try:
+        with socket.create_connection((host, int(port)), timeout=PROBE_SECONDS):
+            pass
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        raise RuntimeError(f"cannot join Ray at {address!r}: {reason}{HINT}") from err

@@ -21,7 +21,11 @@ class Section(BaseModel):
 
 
 class RayConfig(Section):
-    address: str | None = Field(None, description="None: start local Ray; 'auto': join a cluster")
+    address: str | None = Field(
+        None,
+        description="null: always a private local Ray (never joins another cluster); "
+        "'auto': join the cluster `ray start` runs here; 'host:port': join that one",
+    )
     num_cpus: int = Field(2, ge=1, description="CPUs for a local Ray started by the job")
     num_shards: int = Field(8, ge=1, description="user shards; each is one Ray task")
     namespace: str = Field("arborwiki", description="Ray namespace for named actors")

@@ -9,6 +9,7 @@ prompt change never changes a table schema. Every id is a stable content hash
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import date, datetime
 from typing import Literal
 
@@ -20,11 +21,29 @@ ClaimOp = Literal["ADD", "REVISE", "DEPRECATE"]
 PageKind = Literal["index", "entity", "topic", "inventory"]
 EvidenceKind = Literal["fact", "event", "artifact", "state"]
 TEXT_EXTRA_KEYS = ("caption", "image_caption", "transcript", "attachment_text")
+TIME_EXTRA_KEY, TIME_UNKNOWN = "time", "unknown"  # extra marking a placeholder timestamp
 
 
-def stable_id(prefix: str, *parts: object) -> str:
+ID_DIGEST_BYTES = 16  # 128 bits: a chance collision needs ~2^64 ids of one kind
+
+
+def id_key(prefix: str, *parts: str | int) -> bytes:
+    """The canonical, injective encoding of an id's parts: a JSON array of str and int.
+
+    Why JSON and not a separator join: any string may hold any separator, so a join maps
+    ("a", "b\x1fc") and ("a\x1fb", "c") to the same bytes (one tenant's row overwrote
+    another's). `json.loads` inverts this encoding, so distinct tuples never share a key;
+    `ensure_ascii` also escapes lone surrogates, which cannot be UTF-8 encoded.
+    """
+    for part in (prefix, *parts):
+        if isinstance(part, bool) or not isinstance(part, str | int):
+            raise TypeError(f"id parts must be str or int, got {type(part).__name__}")
+    return json.dumps([prefix, *parts], ensure_ascii=True).encode("ascii")
+
+
+def stable_id(prefix: str, *parts: str | int) -> str:
     """A short id that depends only on `parts` (never on process, run or order of hashing)."""
-    digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode(), digest_size=10)
+    digest = hashlib.blake2b(id_key(prefix, *parts), digest_size=ID_DIGEST_BYTES)
     return f"{prefix}_{digest.hexdigest()}"
 
 
@@ -45,6 +64,12 @@ class Message(Record):
     text: str
     timestamp: datetime = Field(description="UTC; the session date when only that is known")
     extra: dict[str, str] = Field(default_factory=dict, description="captions and other fields")
+
+    @property
+    def time_known(self) -> bool:
+        """False for a turn of an undated session: its timestamp only keeps the order, so
+        relative dates ("yesterday") must not be resolved against it."""
+        return self.extra.get(TIME_EXTRA_KEY) != TIME_UNKNOWN
 
     @property
     def full_text(self) -> str:

@@ -51,6 +51,21 @@ def serve_cmd(
     serve(store, config_from(config, set), http_port, http_host)
 
 
+@app.command("stop")
+@one_line_errors
+def stop_cmd(
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Stop what `serve` started: the HTTP ingress and the query actors of the namespace."""
+    from arborwiki.jobs.serve import stop
+
+    cfg = config_from(config, set)
+    stopped = stop(cfg)
+    where = f"in namespace {cfg.ray.namespace!r}"
+    print(f"stopped {', '.join(stopped)} {where}" if stopped else f"nothing serving {where}")
+
+
 @app.command("query")
 @one_line_errors
 def query_cmd(

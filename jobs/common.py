@@ -29,6 +29,7 @@ def one_line_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            check_text_arguments(kwargs)
             return func(*args, **kwargs)
         except ValidationError as exc:
             first = exc.errors()[0]
@@ -38,6 +39,26 @@ def one_line_errors(func: F) -> F:
             _fail(str(exc).strip("'\""))
 
     return wrapper  # type: ignore[return-value]
+
+
+def check_text_arguments(arguments: dict[str, Any]) -> None:
+    """Reject an argument with bytes that are not UTF-8 (Python keeps them as lone surrogates).
+
+    Such a string fails deep inside (tokenizer, Arrow, JSON) with a TypeError traceback;
+    here it is one line naming the argument.
+    """
+    for name, value in arguments.items():
+        for text in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(text, str) and not _utf8(text):
+                raise ValueError(f"{name} is not valid UTF-8 text ({text!r})")
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _fail(message: str) -> None:

@@ -1,4 +1,4 @@
-"""`arborwiki serve`: start the detached, named query actors (and, optionally, HTTP)."""
+"""`arborwiki serve` / `arborwiki stop`: the detached, named query actors (and HTTP)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import Config
 
 
+def _join(cfg: Config) -> None:
+    """Serving lives on a running cluster: `null` means `auto` here, never a private Ray."""
+    start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
+
+
 def serve(
     store: str, cfg: Config, http_port: int | None = None, http_host: str = "127.0.0.1"
 ) -> None:
     """Actors first (the HTTP ingress forwards to them), then Serve on host:port if asked."""
     if not Path(store).exists():
         raise FileNotFoundError(f"store {store} does not exist: run `arborwiki build` first")
-    start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
+    _join(cfg)
     start_query_actor(str(Path(store).resolve()), cfg, detached=True)
     print(
         f"query actors {cfg.ray.actor_name!r} × {cfg.ray.query_replicas} ready "
@@ -26,3 +31,12 @@ def serve(
 
         start_http(cfg, http_host, http_port)
         print(f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; GET /history)")
+        print(f"stop with: arborwiki stop --set ray.namespace={cfg.ray.namespace}")
+
+
+def stop(cfg: Config) -> list[str]:
+    """Join the serving cluster, then stop its HTTP ingress and query replicas."""
+    from arborwiki.cluster.serving import stop_serving
+
+    _join(cfg)
+    return stop_serving(cfg)

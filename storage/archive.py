@@ -20,9 +20,18 @@ from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.core.schema import messages_to_table
 from arborwiki.storage.readers_files import RowResult, iter_jsonl, iter_locomo, iter_parquet
 from arborwiki.storage.readers_locomo import read_locomo
-from arborwiki.storage.readers_rows import ArchiveError, RowValidator
+from arborwiki.storage.readers_rows import ArchiveError, RowValidator, input_identity
 
-__all__ = ["ArchiveBatch", "ArchiveError", "read_archive", "read_locomo", "archive_files"]
+__all__ = [
+    "ArchiveBatch",
+    "ArchiveError",
+    "archive_files",
+    "has_rows",
+    "input_identity",
+    "input_sources",
+    "read_archive",
+    "read_locomo",
+]
 
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 PARQUET_SUFFIXES = frozenset({".parquet"})
@@ -67,6 +76,20 @@ def archive_files(path: str) -> list[Path]:
         suffix = target.suffix or "(none)"
         raise ArchiveError(f"unsupported archive format {suffix} for {path} (expected {expected})")
     return [target]
+
+
+def input_sources(path: str) -> list[str]:
+    """The canonical identities of every file `path` names: the `source` of their rows.
+
+    A build passes them to `LanceStore.commit_run(quarantine_sources=...)`, which replaces
+    the quarantine rows of exactly these inputs (a fixed line's row goes away).
+    """
+    return [input_identity(p) for p in archive_files(path)]
+
+
+def has_rows(path: str) -> bool:
+    """Whether the archive holds at least one row, valid or not (stops at the first one)."""
+    return any(batch.rows_read for batch in read_archive(path, batch_rows=1))
 
 
 def _rows(files: list[Path], batch_rows: int) -> Iterator[RowResult]:

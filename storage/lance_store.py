@@ -35,6 +35,13 @@ def sql_in(column: str, values: Iterable[str]) -> str:
     return f"{column} IN ({', '.join(sql_str(v) for v in items)})"
 
 
+def _quarantine_scope(sources: Sequence[str], users: Sequence[str]) -> str | None:
+    """The stored quarantine rows a run replaces: those of its inputs and of its users."""
+    parts = [sql_in(column, values) for column, values in (("source", sources), ("user_id", users))]
+    kept = [p for p in parts if p != "false"]
+    return " OR ".join(f"({p})" for p in kept) or None
+
+
 class LanceStore:
     """A directory of Lance tables; open it inside the process that uses it."""
 
@@ -71,8 +78,10 @@ class LanceStore:
         data: pa.Table | pa.RecordBatchReader,
         dim: int,
         replace_users: Sequence[str] = (),
+        replace_where: str | None = None,
     ) -> int:
-        """Upsert rows by the table key; rows of `replace_users` not in `data` are deleted."""
+        """Upsert rows by the table key; rows of `replace_users` (or matching `replace_where`)
+        that are not in `data` are deleted."""
         table = self._ensure(name, dim)
         builder = (
             table.merge_insert(SPECS[name].key)
@@ -80,19 +89,34 @@ class LanceStore:
             .when_not_matched_insert_all()
         )
         if replace_users:
-            builder = builder.when_not_matched_by_source_delete(sql_in("user_id", replace_users))
+            replace_where = sql_in("user_id", replace_users)
+        if replace_where:
+            builder = builder.when_not_matched_by_source_delete(replace_where)
         builder.execute(data)
         return int(table.version)
 
     def commit_run(
-        self, staged: dict[str, list[Path]], users: Sequence[str], dim: int
+        self,
+        staged: dict[str, list[Path]],
+        users: Sequence[str],
+        dim: int,
+        quarantine_sources: Sequence[str] = (),
     ) -> dict[str, int]:
-        """Commit staged Parquet files: one upsert (one version) per table, then indexes."""
+        """Commit staged Parquet files: one upsert (one version) per table, then indexes.
+
+        Quarantine rows belong to the input they were read from: a stored row whose
+        `source` is one of `quarantine_sources` (the canonical identities of this run's
+        input files, `storage.archive.input_sources`) or whose user is rebuilt, and which
+        this run did not quarantine again, is deleted: its line was fixed or is gone.
+        """
         versions: dict[str, int] = {}
         for name in (*USER_TABLES, "quarantine"):
             files = [str(p) for p in staged.get(name, [])]
             schema = schema_for(name, dim)
-            if not files and not (name in USER_TABLES and users):
+            replace_where = (
+                _quarantine_scope(quarantine_sources, users) if name == "quarantine" else None
+            )
+            if not files and not (name in USER_TABLES and users) and not replace_where:
                 continue
             reader = (
                 pads.dataset(files, format="parquet", schema=schema).scanner().to_reader()
@@ -100,7 +124,9 @@ class LanceStore:
                 else pa.RecordBatchReader.from_batches(schema, [])
             )
             replace = users if name in USER_TABLES else ()
-            versions[name] = self.upsert(name, reader, dim, replace_users=replace)
+            versions[name] = self.upsert(
+                name, reader, dim, replace_users=replace, replace_where=replace_where
+            )
         self.build_indexes()
         return versions
 

@@ -15,8 +15,8 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 from arborwiki.core.records import Message, QuarantineRow
-from arborwiki.storage.readers_locomo import load_locomo_json, sample_messages
-from arborwiki.storage.readers_rows import ArchiveError, RowValidator
+from arborwiki.storage.readers_locomo import load_locomo_json, sample_turns
+from arborwiki.storage.readers_rows import ArchiveError, RowValidator, input_identity
 
 RowResult = Message | QuarantineRow
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -24,7 +24,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 def iter_jsonl(path: Path, validator: RowValidator) -> Iterator[RowResult]:
     """One message per non-blank line; location is 'name.jsonl:LINE' (1-based)."""
-    source = str(path)
+    source = input_identity(path)
     validator.start_file()
     with path.open("rb") as handle:
         for line_number, line_bytes in enumerate(handle, start=1):
@@ -50,7 +50,7 @@ def iter_jsonl(path: Path, validator: RowValidator) -> Iterator[RowResult]:
 
 def iter_parquet(path: Path, validator: RowValidator, batch_rows: int) -> Iterator[RowResult]:
     """Streams record batches; location is 'name.parquet:ROW' (0-based row in the file)."""
-    source = str(path)
+    source = input_identity(path)
     validator.start_file()
     try:
         batches = ds.dataset(str(path), format="parquet").to_batches(batch_size=batch_rows)
@@ -65,15 +65,14 @@ def iter_parquet(path: Path, validator: RowValidator, batch_rows: int) -> Iterat
 
 
 def iter_locomo(path: Path, validator: RowValidator) -> Iterator[RowResult]:
-    """LoCoMo turns are well-formed by construction; only the duplicate check applies."""
-    source = str(path)
+    """One row per turn; location is 'name.json:SAMPLE:session_N:turn_K' (0-based turn)."""
+    source = input_identity(path)
     validator.start_file()
     for sample in load_locomo_json(path):
-        try:
-            messages = sample_messages(sample, source)
-        except (KeyError, TypeError, ValueError) as err:
-            sample_id = sample.get("sample_id")
-            raise ArchiveError(f"{path}: malformed LoCoMo sample {sample_id!r} ({err})") from err
-        for message in messages:
-            location = f"{path.name}:{message.user_id}:{message.message_id}"
-            yield validator.admit(message, source, location, message.model_dump_json)
+        for turn in sample_turns(sample, path.name):
+            if turn.message is None:
+                reason = turn.error or "invalid turn"
+                yield validator.quarantine(reason, source, turn.location, turn.raw, turn.sample_id)
+            else:
+                raw_text = turn.raw.__str__
+                yield validator.admit(turn.message, source, turn.location, raw_text)

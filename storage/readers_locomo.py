@@ -3,22 +3,32 @@
 Sessions are found by their list-valued `session_<N>` keys, not by the date keys: conv-26
 carries date keys for sessions that have no turns. Every turn of a session gets the
 session's date-time; `turn_index` keeps their order.
+
+A session without a valid `session_<N>_date_time` is still read (real exports often lack
+times): its turns get the placeholder `UNKNOWN_TIME` plus N seconds, so undated sessions
+keep their session and turn order, and `extra["time"] = "unknown"` marks them so date
+features can skip them. A bad turn (no text, no `dia_id`, …) is one quarantined row located
+by `file:sample:session_N:turn_K`, never a rejected file.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from arborwiki.core.evaluation.gold import QA, split_gold
-from arborwiki.core.records import Message
-from arborwiki.storage.readers_rows import ArchiveError
+from arborwiki.core.records import TIME_EXTRA_KEY, TIME_UNKNOWN, Message
+from arborwiki.storage.readers_rows import ArchiveError, RowError, unencodable_field
 
 SESSION_KEY = re.compile(r"^session_(\d+)$")
 LOCOMO_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
+UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
+"""Placeholder timestamp of an undated session (+ its number in seconds, to keep order)."""
 
 
 def parse_locomo_datetime(value: str) -> datetime:
@@ -42,7 +52,12 @@ def load_locomo_json(path: str | Path) -> list[dict[str, Any]]:
     """Parse and check the file shape; a `.json` that is not LoCoMo is an ArchiveError."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except json.JSONDecodeError as err:
+        where = f"line {err.lineno} column {err.colno}"
+        raise ArchiveError(
+            f"{path}:{err.lineno}: cannot read as JSON ({err.msg} at {where})"
+        ) from err
+    except (OSError, UnicodeDecodeError) as err:
         raise ArchiveError(f"{path}: cannot read as JSON ({type(err).__name__})") from err
     if not is_locomo(data):
         raise ArchiveError(
@@ -63,8 +78,64 @@ def _turn_extra(turn: dict[str, Any]) -> dict[str, str]:
     return extra
 
 
-def sample_messages(sample: dict[str, Any], source: str = "") -> list[Message]:
-    """All turns of one sample, sessions in numeric order (dict key order is not trusted)."""
+@dataclass
+class LocomoTurn:
+    """One turn of a sample: a Message, or the reason it cannot be one, with where it is."""
+
+    sample_id: str
+    location: str
+    raw: str
+    message: Message | None = None
+    error: str | None = None
+
+
+def _session_time(conversation: dict[str, Any], number: int) -> datetime | None:
+    try:
+        return parse_locomo_datetime(conversation[f"session_{number}_date_time"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _turn_message(
+    turn: Any, sample_id: str, number: int, index: int, timestamp: datetime | None, speaker_a: Any
+) -> Message:
+    if not isinstance(turn, dict):
+        raise RowError("turn is not a JSON object")
+    for field in ("speaker", "dia_id", "text"):
+        if turn.get(field) is None:
+            raise RowError(f"missing field: {field}")
+    text, dia_id, speaker = turn["text"], turn["dia_id"], turn["speaker"]
+    if not isinstance(text, str):
+        raise RowError("text must be a string")
+    if not text.strip():
+        raise RowError("empty text")
+    if not isinstance(dia_id, str | int) or isinstance(dia_id, bool) or str(dia_id) == "":
+        raise RowError("dia_id must be a non-empty string")
+    if not isinstance(speaker, str) or not speaker.strip():
+        raise RowError("speaker must be a non-empty string")
+    extra = _turn_extra(turn)
+    if timestamp is None:
+        extra[TIME_EXTRA_KEY] = TIME_UNKNOWN
+        timestamp = UNKNOWN_TIME + timedelta(seconds=number)
+    message = Message(
+        user_id=sample_id,
+        conversation_id=sample_id,
+        session_id=f"session_{number}",
+        message_id=str(dia_id),
+        turn_index=index,
+        speaker=speaker,
+        role="user" if speaker == speaker_a else "other",
+        text=text,
+        timestamp=timestamp,
+        extra=extra,
+    )
+    if (field := unencodable_field(message)) is not None:
+        raise RowError(f"{field} is not valid Unicode (lone surrogate)")
+    return message
+
+
+def sample_turns(sample: dict[str, Any], file_name: str = "") -> Iterator[LocomoTurn]:
+    """Every turn of one sample, sessions in numeric order (dict key order is not trusted)."""
     sample_id = str(sample["sample_id"])
     conversation = sample["conversation"]
     speaker_a = conversation.get("speaker_a")
@@ -73,30 +144,22 @@ def sample_messages(sample: dict[str, Any], source: str = "") -> list[Message]:
         for key, turns in conversation.items()
         if (match := SESSION_KEY.match(key)) and isinstance(turns, list)
     )
-    messages: list[Message] = []
     for number, turns in sessions:
-        date_key = f"session_{number}_date_time"
-        try:
-            timestamp = parse_locomo_datetime(conversation[date_key])
-        except (KeyError, TypeError, ValueError) as err:
-            raise ArchiveError(f"{source}: {sample_id} has no valid {date_key}") from err
+        timestamp = _session_time(conversation, number)
         for index, turn in enumerate(turns):
-            speaker = str(turn["speaker"])
-            messages.append(
-                Message(
-                    user_id=sample_id,
-                    conversation_id=sample_id,
-                    session_id=f"session_{number}",
-                    message_id=str(turn["dia_id"]),
-                    turn_index=index,
-                    speaker=speaker,
-                    role="user" if speaker == speaker_a else "other",
-                    text=str(turn["text"]),
-                    timestamp=timestamp,
-                    extra=_turn_extra(turn),
-                )
-            )
-    return messages
+            location = f"{file_name}:{sample_id}:session_{number}:turn_{index}"
+            raw = json.dumps(turn, ensure_ascii=True, default=str)
+            try:
+                message = _turn_message(turn, sample_id, number, index, timestamp, speaker_a)
+            except RowError as err:
+                yield LocomoTurn(sample_id, location, raw, error=str(err))
+            else:
+                yield LocomoTurn(sample_id, location, raw, message=message)
+
+
+def sample_messages(sample: dict[str, Any], source: str = "") -> list[Message]:
+    """The well-formed turns of one sample (bad ones are skipped; the archive quarantines them)."""
+    return [t.message for t in sample_turns(sample, Path(source).name) if t.message is not None]
 
 
 def read_locomo(path: str) -> list[Message]:

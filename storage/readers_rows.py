@@ -14,6 +14,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any, get_args
 
 from pydantic import ValidationError
@@ -26,6 +27,7 @@ KNOWN_FIELDS = frozenset(REQUIRED_FIELDS + OPTIONAL_FIELDS + ("extra",))
 ROLES: tuple[str, ...] = get_args(Role)
 DEFAULT_ROLE = "user"
 DUPLICATE_KEY_BYTES = 8
+QUARANTINE_DIGEST_BYTES = 16
 
 
 class ArchiveError(Exception):
@@ -34,6 +36,51 @@ class ArchiveError(Exception):
 
 class RowError(ValueError):
     """A row-level problem; its message becomes the quarantine reason."""
+
+
+def input_identity(path: Path) -> str:
+    """The canonical name of an input file: its resolved absolute path.
+
+    Quarantine rows are keyed and replaced by it, so `a.jsonl`, `./a.jsonl` and
+    `/abs/a.jsonl` are one input (one quarantine row per bad line, however it is named).
+    """
+    return storable(str(path.resolve()))
+
+
+def storable(text: str) -> str:
+    """`text` if UTF-8 can encode it, else with lone surrogates written as `\\udXXX` escapes."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def _encodable(text: str) -> bool:
+    return storable(text) is text
+
+
+def unencodable_field(message: Message) -> str | None:
+    """The first text field UTF-8 cannot encode (an escaped lone surrogate), or None.
+
+    Such a string would fail the whole Arrow batch it lands in, so the row is quarantined
+    instead. ASCII strings (nearly all) are accepted without encoding them.
+    """
+    for field in ("user_id", "conversation_id", "session_id", "message_id", "speaker", "text"):
+        if not _encodable(getattr(message, field)):
+            return field
+    for key, value in message.extra.items():
+        if not (_encodable(key) and _encodable(value)):
+            return f"extra field {storable(key)!r}"
+    return None
+
+
+def content_digest(raw: str) -> str:
+    """A short digest of a row's raw text (part of its quarantine id)."""
+    data = raw.encode("utf-8", "backslashreplace")
+    return hashlib.blake2b(data, digest_size=QUARANTINE_DIGEST_BYTES).hexdigest()
 
 
 def parse_timestamp(value: Any) -> datetime:
@@ -106,13 +153,20 @@ class RowValidator:
     def quarantine(
         self, reason: str, source: str, location: str, raw: str, user_id: Any = None
     ) -> QuarantineRow:
+        """`source` is the input's canonical identity; the id adds the line and content.
+
+        So the same bad line read twice (or via another spelling of the path) is one row,
+        duplicates on different lines are different rows, and an edited line a new row.
+        Every text is made storable: a lone surrogate must not fail the quarantine batch.
+        """
+        owner = user_id if isinstance(user_id, str) and _encodable(user_id) else None
         return QuarantineRow(
-            quarantine_id=stable_id("q", source, location),
-            user_id=user_id if isinstance(user_id, str) else None,
-            source=source,
-            location=location,
-            reason=reason,
-            row=raw,
+            quarantine_id=stable_id("q", source, location, content_digest(raw)),
+            user_id=owner,
+            source=storable(source),
+            location=storable(location),
+            reason=storable(reason),
+            row=storable(raw),
         )
 
     def validate(
@@ -148,7 +202,10 @@ class RowValidator:
         raw_text: Callable[[], str],
         has_turn_index: bool = True,
     ) -> Message | QuarantineRow:
-        """Duplicate check across the whole read, then the default turn_index."""
+        """Encoding check, duplicate check across the whole read, then the default turn_index."""
+        if (field := unencodable_field(message)) is not None:
+            reason = f"{field} is not valid Unicode (lone surrogate)"
+            return self.quarantine(reason, source, location, raw_text(), message.user_id)
         key = hashlib.blake2b(
             json.dumps([message.user_id, message.message_id]).encode(),
             digest_size=DUPLICATE_KEY_BYTES,

@@ -241,12 +241,13 @@ def _first_person_clause(words: list[str]) -> list[str]:
 
 
 def sentence_claim(
-    sentence: str, speaker: str, message_id: str, at: datetime, ctx: ClaimContext
+    sentence: str, speaker: str, message_id: str, at: datetime | None, ctx: ClaimContext
 ) -> ClaimDraft | None:
-    """One claim for a declarative sentence with a clear subject; None for everything else."""
+    """One claim for a declarative sentence with a clear subject; None for everything else.
+    `at` None (an undated session): no date is resolved."""
     if sentence.rstrip().endswith("?") or "\x00" in sentence:
         return None
-    dates = normalize_dates(sentence, at)
+    dates = normalize_dates(sentence, at) if at is not None else []
     body = sentence.strip()
     if dates and body.lower().startswith(dates[0][0].lower()):
         body = body[len(dates[0][0]) :]  # "Last Friday I went ..." → "I went ..."

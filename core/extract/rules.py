@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.claims import ClaimContext, sentence_claim
@@ -83,10 +84,15 @@ def _content_count(sentence: str, names: Names) -> int:
     return count
 
 
+def _dates(text: str, message: Message) -> list[tuple[str, date]]:
+    """Dates in `text` resolved against the message time; none for an undated session."""
+    return normalize_dates(text, message.timestamp) if message.time_known else []
+
+
 def _with_dates(sentence: str, message: Message) -> str:
     """Append the resolved date after each relative expression: 'yesterday (2023-05-07)'."""
     out, cursor = [], 0
-    for span, day in normalize_dates(sentence, message.timestamp):
+    for span, day in _dates(sentence, message):
         at = sentence.find(span, cursor)
         if at < 0:
             continue
@@ -104,7 +110,7 @@ def _pick_sentence(turn: Turn, names: Names, claimed: set[str]) -> str | None:
     for sentence in turn.sentences + ([caption] if caption else []):
         count = _content_count(sentence, names)
         if count >= SUMMARY_MIN_CONTENT:
-            if sentence in claimed or normalize_dates(sentence, turn.message.timestamp):
+            if sentence in claimed or _dates(sentence, turn.message):
                 return sentence
             rich = rich or sentence
         elif count > 1:
@@ -138,7 +144,7 @@ def _facets(
 ) -> list[FacetDraft]:
     pairs: list[tuple[str, str]] = [("location", v) for v in places]
     for turn in turns:
-        for _, day in normalize_dates(turn.visible, turn.message.timestamp):
+        for _, day in _dates(turn.visible, turn.message):
             pairs.append(("date", day.isoformat()))
     joined = " ".join(texts)
     pairs += [("event_type", label) for label in event_types(joined)]
@@ -189,7 +195,8 @@ class RuleExtractor:
         for turn in turns:
             m = turn.message
             for sentence in turn.sentences:
-                claim = sentence_claim(sentence, m.speaker, m.message_id, m.timestamp, ctx)
+                at = m.timestamp if m.time_known else None
+                claim = sentence_claim(sentence, m.speaker, m.message_id, at, ctx)
                 if claim is not None:
                     claims.append(claim)
                     claimed.add(sentence)

@@ -215,6 +215,36 @@ def test_malformed_json_is_a_422(base_url: str) -> None:
     assert status == 422
 
 
+@pytest.mark.parametrize(
+    ("path", "raw", "field"),
+    [
+        ("/query", b'{"user_id": "\\ud800", "question": "Where?"}', "user_id"),
+        ("/query", b'{"user_id": "bob", "question": "Wh\\udfffere?"}', "question"),
+        ("/localize", b'{"user_id": "bob", "turn_text": "\\ud83d hi"}', "turn_text"),
+    ],
+)
+def test_lone_surrogates_are_a_json_422(base_url: str, path: str, raw: bytes, field: str) -> None:
+    """Issue 13 item 6: these were 500s with a plain-text body."""
+    status, payload = call(f"{base_url}{path}", raw=raw)
+    assert status == 422
+    assert field in payload["error"] and "unicode" in payload["error"].lower()
+    assert "\n" not in payload["error"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "expected"), [("GET", "/nope", 404), ("DELETE", "/query", 405)]
+)
+def test_unknown_routes_answer_in_json(
+    base_url: str, method: str, path: str, expected: int
+) -> None:
+    request = urllib.request.Request(f"{base_url}{path}", method=method)
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(request, timeout=30)
+    assert info.value.code == expected
+    assert info.value.headers.get_content_type() == "application/json"
+    assert json.loads(info.value.read())["error"]
+
+
 def test_rebuilt_store_is_served_without_restart(base_url: str, built: tuple, cfg: Config) -> None:
     """A new message for alice, rebuilt into the same store, shows up in answers."""
     archive, store = built

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from arborwiki.core.records import Message, QuarantineRow, stable_id
 from arborwiki.core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
 from arborwiki.storage.archive import ArchiveBatch, ArchiveError, read_archive, read_locomo
+from arborwiki.storage.readers_rows import content_digest
 
 REPO = Path(__file__).resolve().parents[2]
 LOCOMO_DEV = REPO.parent / "shared/data/locomo/locomo_dev.json"
@@ -168,8 +169,9 @@ def test_every_quarantine_reason_with_its_line(tmp_path: Path) -> None:
     ]
     bad_json = quarantine[0]
     assert bad_json.row == "{not json"
-    assert bad_json.source == str(path)
-    assert bad_json.quarantine_id == stable_id("q", str(path), "data.jsonl:2")
+    assert bad_json.source == str(path.resolve())
+    digest = content_digest("{not json")
+    assert bad_json.quarantine_id == stable_id("q", str(path.resolve()), "data.jsonl:2", digest)
     assert bad_json.user_id is None
     assert quarantine[4].user_id == "alice"
     assert json.loads(quarantine[3].row)["timestamp"] == "yesterday-ish"
@@ -252,7 +254,9 @@ def test_parquet_rows_validated_with_row_locations(tmp_path: Path) -> None:
         ("chat.parquet:5", "duplicate message_id for user"),
     ]
     assert json.loads(quarantine[2].row)["timestamp"] == "not a date"
-    assert quarantine[2].quarantine_id == stable_id("q", str(path), "chat.parquet:3")
+    digest = content_digest(quarantine[2].row)
+    expected = stable_id("q", str(path.resolve()), "chat.parquet:3", digest)
+    assert quarantine[2].quarantine_id == expected
 
 
 def test_parquet_native_timestamp_and_int_columns(tmp_path: Path) -> None:

@@ -1,0 +1,82 @@
+"""`arborwiki stop` ends what `serve` started: the Serve ingress and every query replica."""
+
+from __future__ import annotations
+
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import ray
+
+from arborwiki.cluster.http_server import start_http
+from arborwiki.cluster.query_actor import start_query_actor
+from arborwiki.cluster.query_client import QueryClient
+from arborwiki.cluster.serving import serving_actor_names
+from arborwiki.core.config import load_config
+from arborwiki.jobs.serve import stop
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def gone(name: str, namespace: str) -> bool:
+    try:
+        ray.get_actor(name, namespace=namespace)
+    except ValueError:
+        return True
+    return False
+
+
+def test_stop_ends_http_and_every_replica(ray_local: None, tmp_path: Path) -> None:
+    cfg = load_config(
+        overrides=[
+            "ray.namespace=arborwiki-stop-tests",
+            "ray.actor_name=stop-test-query",
+            "ray.query_replicas=2",
+        ]
+    )
+    port = free_port()
+    start_query_actor(str(tmp_path), cfg, detached=False)
+    start_http(cfg, "127.0.0.1", port)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=30) as reply:
+        assert reply.status == 200
+
+    assert stop(cfg) == ["http", "stop-test-query", "stop-test-query-1"]
+    deadline = time.time() + 30
+    while time.time() < deadline and not all(
+        gone(n, cfg.ray.namespace) for n in ("stop-test-query", "stop-test-query-1")
+    ):
+        time.sleep(0.2)
+    assert gone("stop-test-query", cfg.ray.namespace)
+    assert gone("stop-test-query-1", cfg.ray.namespace)
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5)
+    assert stop(cfg) == []
+
+
+def test_replica_names_are_matched_exactly() -> None:
+    cfg = load_config(overrides=["ray.actor_name=q.x"])
+    running = ["q.x", "q.x-1", "q.x-12", "q.xx", "qax-1", "q.x-a", "other", "q.x-1-2"]
+    assert serving_actor_names(cfg, running) == ["q.x", "q.x-1", "q.x-12"]
+
+
+def test_a_dead_replica_costs_no_failed_call(ray_local: None, tmp_path: Path) -> None:
+    cfg = load_config(
+        overrides=[
+            "ray.namespace=arborwiki-dead-replica",
+            "ray.actor_name=dead-test-query",
+            "ray.query_replicas=2",
+        ]
+    )
+    first = start_query_actor(str(tmp_path), cfg, detached=False)
+    client = QueryClient.connect(cfg)
+    ray.kill(first, no_restart=True)
+    assert [client.call("health") for _ in range(6)] == ["ok"] * 6
+    ray.kill(client.replicas[1], no_restart=True)
+    with pytest.raises(RuntimeError, match="every query replica died"):
+        client.call("health")
