@@ -37,7 +37,10 @@ def synthetic_archive(directory: Path, users: int, sessions: int, turns: int) ->
 def timed_build(archive: Path, store: Path, overrides: list[str]) -> tuple[float, str]:
     started = time.perf_counter()
     summary = run_build(str(archive), str(store), load_config(overrides=overrides))
-    return time.perf_counter() - started, summary.line()
+    seconds = time.perf_counter() - started
+    stages = getattr(summary, "stage_seconds", None)  # absent before the staged build
+    detail = ", ".join(f"{k} {v:.1f}" for k, v in stages.items()) if stages else "n/a"
+    return seconds, f"{detail} | {summary.line()}"
 
 
 def main() -> None:
@@ -64,7 +67,7 @@ def main() -> None:
     header = (
         f"\n`python -m benchmarks.build_stages --label {args.label}` — {stamp}, "
         f"{platform.node()} (2 cores, 24 GiB, no GPU, shared with other jobs)\n\n"
-        "| code | archive | wall s | summary |\n|---|---|---|---|\n"
+        "| code | archive | wall s | stage s | summary |\n|---|---|---|---|---|\n"
     )
     text = header + "\n".join(rows) + "\n"
     print(text)

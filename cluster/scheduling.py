@@ -1,0 +1,215 @@
+"""Running the build's stages on Ray: tasks for CPU stages, a pool of actors for extraction.
+
+The driver (`cluster/build.py`) decides what to run; this module runs it and streams work
+between stages: windows tasks feed a queue, batches of `extract.batch_size` windows from
+many users go to the least busy extraction actor, and a shard's compile task starts as
+soon as its last window is drafted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ray
+
+from arborwiki.cluster.stages import (
+    CompileStage,
+    ExtractStage,
+    ShardJob,
+    ShardResult,
+    ShardWindows,
+    WindowsStage,
+)
+from arborwiki.core.config import Config
+from arborwiki.core.records import Window
+
+ACTOR_QUEUE = 2
+"""Batches queued per extraction actor: the next batch is there when one finishes."""
+Progress = Callable[[int, int], None]
+
+_STAGES: dict[tuple[str, str, str], Any] = {}
+
+
+def _stage(cls: type, cfg: Config, store_dir: str) -> Any:
+    """One set-up stage object per worker process and (class, store, config)."""
+    key = (cls.__name__, store_dir, cfg.model_dump_json())
+    if key not in _STAGES:
+        if len(_STAGES) >= 8:
+            _STAGES.clear()
+        stage = cls(cfg, store_dir)
+        stage.setup()
+        _STAGES[key] = stage
+    return _STAGES[key]
+
+
+def run_windows(cfg: Config, store_dir: str, job: ShardJob) -> ShardWindows:
+    return _stage(WindowsStage, cfg, store_dir).process_batch(job)
+
+
+def run_compile(cfg: Config, store_dir: str, job: ShardJob) -> ShardResult:
+    return _stage(CompileStage, cfg, store_dir).process_batch(job)
+
+
+class Timeline:
+    """First start and last end of each stage on the driver's clock."""
+
+    def __init__(self) -> None:
+        self.spans: dict[str, list[float]] = {}
+
+    def start(self, stage: str) -> None:
+        self.spans.setdefault(stage, [time.perf_counter(), time.perf_counter()])
+
+    def end(self, stage: str) -> None:
+        self.spans.setdefault(stage, [time.perf_counter(), 0.0])[1] = time.perf_counter()
+
+    def seconds(self) -> dict[str, float]:
+        return {k: round(max(0.0, b - a), 3) for k, (a, b) in self.spans.items()}
+
+
+@dataclass
+class LiveWork:
+    """What must be stopped if the driver is interrupted: in-flight refs and actors."""
+
+    refs: set[Any] = field(default_factory=set)
+    actors: list[Any] = field(default_factory=list)
+
+    def stop(self) -> None:
+        for ref in list(self.refs):
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        for actor in self.actors:
+            with contextlib.suppress(Exception):
+                ray.kill(actor)
+        self.refs.clear()
+        self.actors.clear()
+
+
+def fused_shards(
+    todo: dict[int, ShardJob],
+    cfg: Config,
+    store_dir: str,
+    live: LiveWork,
+    timeline: Timeline,
+    progress: Progress | None,
+) -> dict[int, ShardResult]:
+    """Rules, uncached: one CPU task per shard does windows, extraction and compile."""
+    task = ray.remote(**CompileStage.resources, max_retries=2)(run_compile)
+    timeline.start("compile")
+    pending = {task.remote(cfg, store_dir, job): s for s, job in todo.items()}
+    live.refs.update(pending)
+    results: dict[int, ShardResult] = {}
+    while pending:
+        [ready], _ = ray.wait(list(pending), num_returns=1)
+        results[pending.pop(ready)] = ray.get(ready)
+        live.refs.discard(ready)
+        if progress:
+            progress(len(results), len(todo))
+    timeline.end("compile")
+    return results
+
+
+def _first_line(exc: BaseException) -> str:
+    """The root cause's message of a Ray error, on one line."""
+    cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else exc
+    text = f"{type(cause).__name__}: {cause}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[0][:300] if lines else type(exc).__name__
+
+
+def staged_shards(
+    todo: dict[int, ShardJob],
+    cfg: Config,
+    store_dir: str,
+    live: LiveWork,
+    timeline: Timeline,
+    extraction: dict[str, float],
+    progress: Progress | None,
+) -> dict[int, ShardResult]:
+    """windows tasks → extraction actor pool (batches across users) → compile tasks."""
+    windows_task = ray.remote(**WindowsStage.resources, max_retries=2)(run_windows)
+    compile_task = ray.remote(**CompileStage.resources, max_retries=2)(run_compile)
+    actor_cls = ray.remote(ExtractStage).options(**ExtractStage.resources(cfg), max_restarts=0)
+    batch_size = cfg.extract.batch_size
+
+    pending: dict[Any, tuple[str, Any]] = {}
+    queue: list[tuple[str, Window, int]] = []
+    remaining: dict[int, int] = {}
+    actors: dict[Any, int] = {}  # actor → batches in flight
+    results: dict[int, ShardResult] = {}
+
+    def submit(kind: str, ref: Any, info: Any) -> None:
+        timeline.start(kind)
+        pending[ref] = (kind, info)
+        live.refs.add(ref)
+
+    def compile_shard(shard: int) -> None:
+        submit("compile", compile_task.remote(cfg, store_dir, todo[shard]), shard)
+
+    def new_actor() -> Any:
+        actor = actor_cls.remote(cfg, store_dir)
+        actor.setup.remote()
+        live.actors.append(actor)
+        actors[actor] = 0
+        return actor
+
+    def dispatch(flush: bool) -> None:
+        while queue and (len(queue) >= batch_size or flush):
+            if not actors:
+                for _ in range(cfg.extract.pool_size):
+                    new_actor()
+            actor = min(actors, key=lambda a: actors[a])
+            if actors[actor] >= ACTOR_QUEUE:
+                return
+            batch, queue[:] = queue[:batch_size], queue[batch_size:]
+            actors[actor] += 1
+            ref = actor.process_batch.remote([(k, w) for k, w, _ in batch])
+            submit("extract", ref, (actor, [s for _, _, s in batch]))
+
+    for shard, job in todo.items():
+        submit("windows", windows_task.remote(cfg, store_dir, job), shard)
+    while pending:
+        [ready], _ = ray.wait(list(pending), num_returns=1)
+        kind, info = pending.pop(ready)
+        live.refs.discard(ready)
+        if kind == "windows":
+            found: ShardWindows = ray.get(ready)
+            extraction["windows"] += found.windows
+            extraction["cache_hits"] += found.cache_hits
+            remaining[found.shard] = len(found.missing)
+            queue.extend((k, w, found.shard) for k, w in found.missing)
+            if not found.missing:
+                compile_shard(found.shard)
+        elif kind == "extract":
+            actor, shards = info
+            actors[actor] = max(0, actors.get(actor, 1) - 1)
+            try:
+                for key, value in ray.get(ready).items():
+                    extraction[key] += value
+            except (ray.exceptions.RayTaskError, ray.exceptions.RayActorError) as exc:
+                # The batch's users fail at compile ("no draft"), recorded per user.
+                error = _first_line(exc)
+                print(f"warning: extraction batch failed: {error}", file=sys.stderr)
+                for shard in shards:
+                    todo[shard].extract_error = f"extraction batch failed: {error}"
+                if isinstance(exc, ray.exceptions.RayActorError):
+                    actors.pop(actor, None)
+            for shard in shards:
+                remaining[shard] -= 1
+                if remaining[shard] == 0:
+                    compile_shard(shard)
+        else:
+            results[info] = ray.get(ready)
+            if progress:
+                progress(len(results), len(todo))
+        timeline.end(kind)
+        windows_left = any(k == "windows" for k, _ in pending.values())
+        dispatch(flush=not windows_left)
+    for actor in list(actors):
+        ray.kill(actor)
+    live.actors.clear()
+    return results
