@@ -24,13 +24,13 @@ from arborwiki.core.synthetic import generate_archive
 
 VECTORS = {"vector", "summary_vector", "latest_vector"}
 TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
-PINNED = {
-    "snapshots": "0b84a6d07563f4b9",
-    "nodes": "2845bfe3270c9d36",
-    "trajectories": "07e9ebaab106baa7",
-    "claims": "0eb0e59b52423e83",
-    "evidence": "46e9c32c7f664f85",
-    "pages": "6a82f310ac6f4dfa",
+PINNED = {  # recomputed once when ids became collision-free (issue 13): every id changed
+    "snapshots": "bf9221ff8ed50448",
+    "nodes": "0321ad7654923a54",
+    "trajectories": "b5432d19ce4a35ae",
+    "claims": "2913cc65a769976e",
+    "evidence": "11ec8e57f4af9110",
+    "pages": "4061f60be7500576",
 }
 
 
