@@ -52,7 +52,7 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import load_embedder
-from arborwiki.storage.archive import archive_files
+from arborwiki.storage.archive import archive_files, input_sources
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
 
@@ -262,7 +262,7 @@ def _build(
 
     if not committed_marker.exists() or failures:
         timeline.start("commit")
-        _commit(store_dir, cfg, part, shard_dirs, summary, failures)
+        _commit(store_dir, cfg, part, shard_dirs, summary, failures, input_sources(input_path))
         store = LanceStore(store_dir)
         store.record_failures([f.row(run_key) for f in failures])
         store.record_run(
@@ -338,8 +338,10 @@ def _commit(
     shard_dirs: dict[int, Path],
     summary: BuildSummary,
     failures: list[UserFailure],
+    sources: list[str],
 ) -> None:
-    """One upsert per table; failed users' earlier memory is left as it was."""
+    """One upsert per table; failed users' earlier memory is left as it was; the quarantine
+    rows of `sources` (the run's input files) are replaced by this run's."""
     staged = {
         name: [
             d / f"{name}.parquet" for d in shard_dirs.values() if (d / f"{name}.parquet").exists()
@@ -352,7 +354,7 @@ def _commit(
     failed = {f.user_id for f in failures}
     users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
     dim = load_embedder(cfg.embed.model_path).dim
-    LanceStore(store_dir).commit_run(staged, users, dim)
+    LanceStore(store_dir).commit_run(staged, users, dim, quarantine_sources=sources)
 
 
 def _remove_other_shards(work: Path, keep: set[Path]) -> None:

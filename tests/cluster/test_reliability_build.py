@@ -154,10 +154,6 @@ def archives(draw: st.DrawFn) -> tuple[list[dict], int, dict]:
     target = draw(st.integers(0, len(body) - 1))
     changed = draw(rows(1000 + target))
     changed["message_id"] = body[target]["message_id"] if draw(st.booleans()) else "new"
-    if not valid(body[target]) and not valid(changed):
-        # bad → bad changes only the quarantine: that rebuild needs the run key to cover
-        # the quarantine (issue 13 item 2, cluster/build.py); see the xfail test below
-        changed = message(changed["user_id"], changed["message_id"], "fixed now")
     return anchors + body, len(anchors) + target, changed
 
 
@@ -206,12 +202,6 @@ def test_fuzz_any_archive_and_any_single_row_change(
         shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.mark.xfail(
-    reason="needs cluster/build.py (build helper): the run key must cover the quarantine "
-    "(issue 13 item 2) and run_build must pass quarantine_sources=input_sources(input) to "
-    "LanceStore.commit_run (item 5) so a fixed user-less line leaves the quarantine",
-    strict=False,
-)
 @pytest.mark.parametrize(
     ("before", "after"),
     [
