@@ -14,7 +14,7 @@ import ray
 from arborwiki.backends.answers import build_generate
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
-from arborwiki.core.embedding import load_embedder
+from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.service import QueryService
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
@@ -28,7 +28,7 @@ def open_service(
     """In-process service (what the actor holds; also `arborwiki query --local`)."""
     store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False)
     reader = LanceMemoryReader(store)
-    return QueryService(reader, load_embedder(cfg.embed.model_path, cfg.embed.batch_size), cfg)
+    return QueryService(reader, embedder_for(cfg.embed), cfg)
 
 
 class QueryActor:

