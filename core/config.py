@@ -66,11 +66,11 @@ class EmbedConfig(Section):
     def _transformer_folder(cls, data: Any) -> Any:
         """Pin the transformer's folder in the config itself, so every caller that loads
         by `model_path` (build tasks, query actors) gets the same model."""
-        if isinstance(data, dict) and data.get("backend") == "transformer":
-            if not data.get("model_path"):
-                from arborwiki.core.embedding import transformer_model_path
+        wants = isinstance(data, dict) and data.get("backend") == "transformer"
+        if wants and not data.get("model_path"):
+            from arborwiki.core.embedding import transformer_model_path
 
-                data = {**data, "model_path": str(transformer_model_path())}
+            data = {**data, "model_path": str(transformer_model_path())}
         return data
 
 

@@ -92,10 +92,9 @@ class TransformerEmbedder:
             ) from err
         self._model = SentenceTransformer(str(path), device=_device(), local_files_only=True)
         self._batch_size = min(batch_size, TRANSFORMER_MAX_BATCH)
-        dimension = getattr(self._model, "get_embedding_dimension", None) or getattr(
-            self._model, "get_sentence_embedding_dimension"
-        )
-        self.dim = int(dimension() or 0)
+        model = self._model
+        dimension = getattr(model, "get_embedding_dimension", None)
+        self.dim = int((dimension or model.get_sentence_embedding_dimension)() or 0)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
