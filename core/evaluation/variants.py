@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from arborwiki.core.evaluation.gold import QA
-from arborwiki.core.evaluation.metrics import Context, Item, fill
+from arborwiki.core.evaluation.metrics import Context, Item, admit, fill
 from arborwiki.core.query.reader import MessageRef, SearchMode
 from arborwiki.core.query.service import QueryService, Route
 from arborwiki.core.tokens import count_tokens
@@ -33,6 +33,21 @@ FLAT_MODES: dict[str, SearchMode] = {
     "flat_hybrid": "hybrid",
 }
 _CITATION = re.compile(r"\[([^\[\]\s]+)\]")
+_SPACE = re.compile(r"\s+")
+
+
+def _flat_text(text: str) -> str:
+    """Lowercase, one space: how a message's text is looked for inside a page."""
+    return _SPACE.sub(" ", text.lower()).strip()
+
+
+def quoted_ids(markdown: str, cited: list[str], texts: dict[str, str]) -> tuple[str, ...]:
+    """The cited ids whose message text the page quotes in full (covered); the others are
+    only pointed at."""
+    page = _flat_text(markdown)
+    return tuple(m for m in cited if (t := _flat_text(texts.get(m, ""))) and t in page)
+
+
 Variant = Callable[[QA, list[int]], dict[int, Context]]
 
 
@@ -90,6 +105,11 @@ class Variants:
                 result.context_tokens,
                 route.candidate_count,
                 tuple(route.selected_ids),
+                cited=frozenset(
+                    m
+                    for c in result.claims
+                    for m in (*c.source_message_ids, *c.replaced_by_message_ids)
+                ),
             )
         return out
 
@@ -110,16 +130,22 @@ class Variants:
         return self._filled(items, budgets, route.candidate_count, tuple(route.selected_ids))
 
     def wiki_only(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        """The routed pages alone: a gold message counts when a page quotes its text; the
+        ids pages only cite are reported as cited, not present."""
         route = self.route(qa)
         known = self.user(qa.user_id).refs
+        texts = {m: r.message.text for m, r in known.items()}
         rule = self.service.cfg.tokens
-        items = [
-            Item(
-                count_tokens(p.record.markdown, rule),
-                tuple(m for m in _CITATION.findall(p.record.markdown) if m in known),
+        items = []
+        for p in route.pages:
+            cited = [m for m in dict.fromkeys(_CITATION.findall(p.record.markdown)) if m in known]
+            items.append(
+                Item(
+                    count_tokens(p.record.markdown, rule),
+                    quoted_ids(p.record.markdown, cited, texts),
+                    tuple(cited),
+                )
             )
-            for p in route.pages
-        ]
         linked = tuple(dict.fromkeys(t for p in route.pages for t in p.record.trajectory_ids))
         return self._filled(items, budgets, len(linked), linked)
 
@@ -141,6 +167,8 @@ class Variants:
     ) -> dict[int, Context]:
         out = {}
         for b in budgets:
-            ids, used = fill(items, b)
-            out[b] = Context(ids, used, candidates, selected)
+            kept, used = admit(items, b)
+            ids = frozenset(m for item in kept for m in item.message_ids)
+            cited = frozenset(m for item in kept for m in item.cited_ids)
+            out[b] = Context(ids, used, candidates, selected, cited)
         return out
