@@ -199,6 +199,9 @@ class QueryConfig(Section):
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
+    expand_threads: bool = Field(
+        True, description="after the hits, admit the other turns of hits' threads (selected)"
+    )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"

@@ -13,10 +13,30 @@ from arborwiki.cluster.build import run_build
 from arborwiki.cluster.query_actor import open_service
 from arborwiki.core.config import Config
 from arborwiki.core.evaluation.gold import QA
+from arborwiki.core.evaluation.long_archive import archive_tokens, long_owner
 from arborwiki.core.evaluation.metrics import aggregate, score
 from arborwiki.core.evaluation.report import render_report
 from arborwiki.core.evaluation.variants import VARIANTS, Variants
-from arborwiki.storage.readers_locomo import read_locomo_qa
+from arborwiki.storage.readers_locomo import load_locomo_json, read_locomo_qa
+
+LONG_OWNER = "long-dev"
+
+
+def write_long_archive(file: str, out_file: str, merge_turns: int, cfg: Config) -> dict:
+    """Join every sample of `file` into one owner (see core.evaluation.long_archive) and write
+    it as LoCoMo JSON; returns its size."""
+    owner = long_owner(load_locomo_json(file), LONG_OWNER, merge_turns)
+    path = Path(out_file)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([owner], ensure_ascii=False))
+    messages = sum(len(v) for v in owner["conversation"].values() if isinstance(v, list))
+    tokens = archive_tokens(owner, cfg.tokens.words_factor, cfg.tokens.per_message)
+    return {
+        "file": str(path),
+        "messages": messages,
+        "tokens": tokens,
+        "questions": len(owner["qa"]),
+    }
 
 
 def evaluate_locomo(

@@ -27,11 +27,29 @@ VARIANTS = (
     "flat_hybrid",
     "full_context",
 )
+# Ablations: arborwiki with one structural part switched off (config overrides on the same
+# store). `no_wiki` (no page routing) is a variant above.
+ABLATIONS: dict[str, dict[str, object]] = {
+    # S(T) without its coverage terms: the top-k trajectories by s_rank alone.
+    "no_selection": {
+        "w_entity": 0.0,
+        "w_facet": 0.0,
+        "w_item": 0.0,
+        "w_term": 0.0,
+        "w_inventory": 0.0,
+        "w_count": 0.0,
+        "w_family": 0.0,
+        "p_redundancy": 0.0,
+    },
+    "no_expansion": {"reply_hits": 0, "expand_threads": False},
+    "no_claims": {"claim_budget_share": 0.0},
+}
 FLAT_MODES: dict[str, SearchMode] = {
     "flat_bm25": "text",
     "flat_dense": "vector",
     "flat_hybrid": "hybrid",
 }
+ALL_VARIANTS = (*VARIANTS, *ABLATIONS)
 _CITATION = re.compile(r"\[([^\[\]\s]+)\]")
 _SPACE = re.compile(r"\s+")
 
@@ -72,6 +90,7 @@ class Variants:
         self.flat_pool = flat_pool
         self._users: dict[str, UserIndex] = {}
         self._routes: dict[tuple[str, str, bool], Route] = {}
+        self._ablated: dict[str, QueryService] = {}
 
     def route(self, qa: QA, use_pages: bool = True) -> Route:
         """Routing is shared by the variants that differ only after it (one question at a time)."""
@@ -93,13 +112,29 @@ class Variants:
     def get(self, name: str) -> Variant:
         if name in FLAT_MODES:
             return lambda qa, budgets: self.flat(qa, budgets, FLAT_MODES[name])
+        if name in ABLATIONS:
+            return lambda qa, budgets: self.ablated(qa, budgets, name)
+        if name not in VARIANTS:
+            raise ValueError(f"unknown variant {name!r}; known: {', '.join(ALL_VARIANTS)}")
         return getattr(self, name)
 
+    def ablated(self, qa: QA, budgets: list[int], name: str) -> dict[int, Context]:
+        """arborwiki on the same store with one part switched off (see ABLATIONS)."""
+        if name not in self._ablated:
+            cfg = self.service.cfg.model_copy(deep=True)
+            for key, value in ABLATIONS[name].items():
+                setattr(cfg.query, key, value)
+            self._ablated[name] = QueryService(self.reader, self.service.embedder, cfg)
+        service = self._ablated[name]
+        return self._answered(service.route(qa.user_id, qa.question), budgets, service)
+
     # -------------------------------------------------------------- structured
-    def _answered(self, route: Route, budgets: list[int]) -> dict[int, Context]:
+    def _answered(
+        self, route: Route, budgets: list[int], service: QueryService | None = None
+    ) -> dict[int, Context]:
         out = {}
         for b in budgets:
-            result = self.service.answer(route, b)
+            result = (service or self.service).answer(route, b)
             out[b] = Context(
                 frozenset(result.cited_ids()),
                 result.context_tokens,

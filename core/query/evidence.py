@@ -55,6 +55,7 @@ def expand_evidence(
     budget_tokens: int,
     rule: TokenConfig,
     reply_hits: int = 0,
+    threads: bool = True,
 ) -> Budget:
     """Admit messages in the order above; `neighbours` maps snapshot id → its messages."""
     budget = Budget(budget_tokens, rule)
@@ -70,7 +71,7 @@ def expand_evidence(
 
     for hit in ranked:
         offer_hit(hit)
-    for hit in ranked:
+    for hit in ranked if threads else []:
         if hit.record.trajectory_id in selected and hit.record.snapshot_id:
             for ref in neighbours.get(hit.record.snapshot_id, []):
                 budget.offer(ref, "thread")

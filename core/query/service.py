@@ -124,6 +124,7 @@ class QueryService:
             budget_tokens,
             self.cfg.tokens,
             0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
+            self.cfg.query.expand_threads,
         )
 
     def query(
