@@ -203,6 +203,20 @@ class QueryConfig(Section):
         True, description="after the hits, admit the other turns of hits' threads (selected)"
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
+    routed_hits: int = Field(
+        0,
+        ge=0,
+        description="hybrid message hits searched inside the selected trajectories (0: off)",
+    )
+    w_routed: float = Field(
+        0.0, ge=0, description="weight of a message's rank inside the selected trajectories"
+    )
+    page_cited: int = Field(
+        0, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
+    )
+    w_page_cited: float = Field(
+        0.0, ge=0, description="weight of a message's rank among the routed pages' citations"
+    )
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
     )

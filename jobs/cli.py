@@ -200,14 +200,14 @@ def _evaluate(
     store: str | None,
     variants: str | None,
     config: str | None,
-    set: list[str] | None,
+    overrides: list[str] | None,
 ) -> None:
     import sys
 
     from arborwiki.core.evaluation.variants import ALL_VARIANTS, VARIANTS
     from arborwiki.jobs.evaluate import evaluate_locomo
 
-    cfg = config_from(config, set)
+    cfg = config_from(config, overrides)
     if k:
         cfg.query.k = k
     sizes = [int(b) for b in budgets.split(",") if b.strip()]

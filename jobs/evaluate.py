@@ -11,7 +11,7 @@ from rich.progress import track
 
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.query_actor import open_service
-from arborwiki.core.config import Config
+from arborwiki.core.config import AnswerConfig, Config, QueryConfig
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.long_archive import archive_tokens, long_owner
 from arborwiki.core.evaluation.metrics import aggregate, score
@@ -52,7 +52,9 @@ def evaluate_locomo(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     store_dir = store or str(out / "store")
-    build = run_build(file, store_dir, cfg)
+    # The build reads neither the query nor the answer section: leave them at their defaults
+    # for it, so evaluations that differ only in query settings reuse one built store.
+    build = run_build(file, store_dir, build_config(cfg))
     runner = Variants(open_service(store_dir, cfg))
     questions = read_locomo_qa(file)
     scored_qs, unresolved, no_gold, scores = 0, 0, 0, []
@@ -90,6 +92,11 @@ def evaluate_locomo(
     )
     (out / "report.md").write_text(render_report(metrics["variants"], header))
     return metrics
+
+
+def build_config(cfg: Config) -> Config:
+    """`cfg` with the query-time sections reset: what the build's cache key should see."""
+    return cfg.model_copy(update={"query": QueryConfig(), "answer": AnswerConfig()})
 
 
 def _cores() -> int:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 
@@ -57,6 +58,38 @@ def _asks_when(question: str) -> bool:
     return question.lower().lstrip().startswith(("when ", "what date", "what year"))
 
 
+_CITED = re.compile(r"\[([^\[\]\s]+)\]")
+
+
+def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> list[str]:
+    """Message ids cited by the routed pages' lines that share words with the question: most
+    shared words first, then page rank, then line order (a page lists its best facts first)."""
+    lines = []
+    for p in pages:
+        for n, line in enumerate(p.record.markdown.splitlines()):
+            ids = _CITED.findall(line)
+            shared = len(words & stems(_CITED.sub(" ", line))) if ids else 0
+            if shared:
+                lines.append((-shared, p.rank, n, ids))
+    ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids if ".md" not in m)
+    return list(dict.fromkeys(ordered))[:limit]
+
+
+def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[Hit[MessageRef]]:
+    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties)."""
+    score: dict[str, float] = defaultdict(float)
+    refs: dict[str, MessageRef] = {}
+    first: dict[str, tuple[int, int]] = {}
+    for li, (weight, ranked) in enumerate(lists):
+        for rank, ref in enumerate(ranked):
+            mid = ref.message.message_id
+            score[mid] += weight / (rrf_k + rank)
+            refs.setdefault(mid, ref)
+            first.setdefault(mid, (li, rank))
+    order = sorted(score, key=lambda m: (-score[m], first[m]))
+    return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
+
+
 def _compact(claim: Claim) -> str:
     when = f" ({claim.event_time or claim.recorded_at.date()})"
     return f"{claim.subject} {claim.attribute} {claim.value}{when}"
@@ -72,6 +105,7 @@ class Route:
     hits: list[Hit[MessageRef]]
     trajectories: list[Trajectory]
     chosen: list[Scored]
+    evidence_hits: list[Hit[MessageRef]] = field(default_factory=list)
 
     @property
     def selected_ids(self) -> list[str]:
@@ -113,14 +147,47 @@ class QueryService:
         info = analyze_question(question, frozenset(e for t in trajectories for e in t.entities))
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
         chosen = select_trajectories(candidates, targets, k or qc.k, qc)
-        return Route(user_id, info, pages, hits, trajectories, chosen)
+        fused = self._fused_hits(user_id, info, vector, pages, hits, chosen)
+        return Route(user_id, info, pages, hits, trajectories, chosen, fused)
+
+    def _fused_hits(
+        self,
+        user_id: str,
+        info: QuestionInfo,
+        vector: list[float],
+        pages: list[Hit[WikiPage]],
+        hits: list[Hit[MessageRef]],
+        chosen: list[Scored],
+    ) -> list[Hit[MessageRef]]:
+        """The evidence ranking: global message hits, fused with hits searched inside the
+        selected trajectories and with the messages the routed pages cite for the question's
+        words (each off when its weight or count is 0)."""
+        qc = self.cfg.query
+        lists: list[tuple[float, list[MessageRef]]] = [
+            (1.0, [h.record for h in sorted(hits, key=lambda h: h.rank)])
+        ]
+        selected = [s.candidate.trajectory_id for s in chosen]
+        if qc.routed_hits and qc.w_routed and selected:
+            inside = self.reader.search_messages(
+                user_id, info.text, vector, qc.routed_hits, trajectory_ids=selected
+            )
+            lists.append((qc.w_routed, [h.record for h in inside]))
+        if qc.page_cited and qc.w_page_cited and pages:
+            words = stems(" ".join(info.tokens - info.entities))
+            cited = page_citations(pages, words, qc.page_cited)
+            known = {h.record.message.message_id: h.record for h in hits}
+            missing = [m for m in cited if m not in known]
+            known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
+            lists.append((qc.w_page_cited, [known[m] for m in cited if m in known]))
+        return hits if len(lists) == 1 else fuse_hits(lists, qc.rrf_k)
 
     def evidence_order(self, route: Route, budget_tokens: int) -> Budget:
         """Step 3: admit evidence messages (see core.query.evidence) within the budget."""
+        hits = route.evidence_hits or route.hits
         return expand_evidence(
-            route.hits,
+            hits,
             route.selected_ids,
-            self._neighbours(route.user_id, route.hits, set(route.selected_ids)),
+            self._neighbours(route.user_id, hits, set(route.selected_ids)),
             budget_tokens,
             self.cfg.tokens,
             0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
