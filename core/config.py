@@ -199,6 +199,21 @@ class QueryConfig(Section):
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
+    reply_max_tokens: int = Field(
+        0, ge=0, description="replies longer than this are not admitted as replies (0: any)"
+    )
+    w_text_hits: float = Field(
+        1.0, ge=0, description="weight of the full-text ranking in the message-hit fusion"
+    )
+    w_vector_hits: float = Field(
+        1.0,
+        ge=0,
+        description="weight of the vector ranking in the message-hit fusion; 1 and 1 with "
+        "fuse_hit_modes off: the store's own hybrid search (equal-weight RRF)",
+    )
+    fuse_hit_modes: bool = Field(
+        False, description="rank message hits by our weighted RRF of text and vector searches"
+    )
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"
     )

@@ -137,7 +137,7 @@ class QueryService:
             if use_pages
             else None
         )
-        hits = self.reader.search_messages(user_id, question, vector, qc.message_hits)
+        hits = self._message_hits(user_id, question, vector)
         pages = pages_future.result() if pages_future else []
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
@@ -149,6 +149,21 @@ class QueryService:
         chosen = select_trajectories(candidates, targets, k or qc.k, qc)
         fused = self._fused_hits(user_id, info, vector, pages, hits, chosen)
         return Route(user_id, info, pages, hits, trajectories, chosen, fused)
+
+    def _message_hits(self, user_id: str, question: str, vector: list[float]) -> list[Hit]:
+        """The store's hybrid search, or (fuse_hit_modes) our weighted RRF of its text and
+        vector searches: on archives of long messages one static vector per message blurs and
+        full text carries more of the signal."""
+        qc = self.cfg.query
+        if not qc.fuse_hit_modes:
+            return self.reader.search_messages(user_id, question, vector, qc.message_hits)
+        text = self._pool.submit(
+            self.reader.search_messages, user_id, question, vector, qc.message_hits, "text"
+        )
+        dense = self.reader.search_messages(user_id, question, vector, qc.message_hits, "vector")
+        lists = [(qc.w_text_hits, [h.record for h in text.result()])]
+        lists.append((qc.w_vector_hits, [h.record for h in dense]))
+        return fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
 
     def _fused_hits(
         self,
@@ -192,6 +207,7 @@ class QueryService:
             self.cfg.tokens,
             0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
             self.cfg.query.expand_threads,
+            self.cfg.query.reply_max_tokens or None,
         )
 
     def query(
