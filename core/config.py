@@ -211,6 +211,12 @@ class QueryConfig(Section):
         description="weight of the vector ranking in the message-hit fusion; 1 and 1 with "
         "fuse_hit_modes off: the store's own hybrid search (equal-weight RRF)",
     )
+    vector_full_weight_tokens: int = Field(
+        0,
+        ge=0,
+        description="fused hits: messages up to this mean length (tokens) get the full vector "
+        "weight, longer ones proportionally less (0: always full)",
+    )
     fuse_hit_modes: bool = Field(
         False, description="rank message hits by our weighted RRF of text and vector searches"
     )

@@ -161,8 +161,14 @@ class QueryService:
             self.reader.search_messages, user_id, question, vector, qc.message_hits, "text"
         )
         dense = self.reader.search_messages(user_id, question, vector, qc.message_hits, "vector")
-        lists = [(qc.w_text_hits, [h.record for h in text.result()])]
-        lists.append((qc.w_vector_hits, [h.record for h in dense]))
+        texts = [h.record for h in text.result()]
+        refs = texts + [h.record for h in dense]
+        w_vector = qc.w_vector_hits
+        if qc.vector_full_weight_tokens and refs:
+            rule = self.cfg.tokens
+            mean = sum(count_tokens(r.message.full_text, rule) for r in refs) / len(refs)
+            w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
+        lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
         return fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
 
     def _fused_hits(
