@@ -200,7 +200,7 @@ class QueryConfig(Section):
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
     reply_max_tokens: int = Field(
-        0, ge=0, description="replies longer than this are not admitted as replies (0: any)"
+        100, ge=0, description="replies longer than this are not admitted as replies (0: any)"
     )
     w_text_hits: float = Field(
         1.0, ge=0, description="weight of the full-text ranking in the message-hit fusion"
@@ -212,31 +212,37 @@ class QueryConfig(Section):
         "fuse_hit_modes off: the store's own hybrid search (equal-weight RRF)",
     )
     vector_full_weight_tokens: int = Field(
-        0,
+        60,
         ge=0,
         description="fused hits: messages up to this mean length (tokens) get the full vector "
         "weight, longer ones proportionally less (0: always full)",
     )
     fuse_hit_modes: bool = Field(
-        False, description="rank message hits by our weighted RRF of text and vector searches"
+        True, description="rank message hits by our weighted RRF of text and vector searches"
     )
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
     routed_hits: int = Field(
-        0,
+        40,
         ge=0,
         description="hybrid message hits searched inside the selected trajectories (0: off)",
     )
     w_routed: float = Field(
-        0.0, ge=0, description="weight of a message's rank inside the selected trajectories"
+        0.5, ge=0, description="weight of a message's rank inside the selected trajectories"
+    )
+    routed_full_weight_slots: int = Field(
+        30,
+        ge=0,
+        description="routed lists get their full weight when the budget holds this many "
+        "messages (of the hits' mean length), proportionally less below (0: always full)",
     )
     page_cited: int = Field(
-        0, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
+        40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
     )
     w_page_cited: float = Field(
-        0.0, ge=0, description="weight of a message's rank among the routed pages' citations"
+        0.5, ge=0, description="weight of a message's rank among the routed pages' citations"
     )
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"

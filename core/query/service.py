@@ -105,7 +105,9 @@ class Route:
     hits: list[Hit[MessageRef]]
     trajectories: list[Trajectory]
     chosen: list[Scored]
-    evidence_hits: list[Hit[MessageRef]] = field(default_factory=list)
+    # Ranked lists fused into the evidence order (weight, messages): routed-trajectory hits
+    # and page citations; their weight is scaled per budget (see QueryService.evidence_hits).
+    routed_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)
 
     @property
     def selected_ids(self) -> list[str]:
@@ -147,8 +149,8 @@ class QueryService:
         info = analyze_question(question, frozenset(e for t in trajectories for e in t.entities))
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
         chosen = select_trajectories(candidates, targets, k or qc.k, qc)
-        fused = self._fused_hits(user_id, info, vector, pages, hits, chosen)
-        return Route(user_id, info, pages, hits, trajectories, chosen, fused)
+        routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
+        return Route(user_id, info, pages, hits, trajectories, chosen, routed)
 
     def _message_hits(self, user_id: str, question: str, vector: list[float]) -> list[Hit]:
         """The store's hybrid search, or (fuse_hit_modes) our weighted RRF of its text and
@@ -171,7 +173,7 @@ class QueryService:
         lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
         return fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
 
-    def _fused_hits(
+    def _routed_lists(
         self,
         user_id: str,
         info: QuestionInfo,
@@ -179,14 +181,12 @@ class QueryService:
         pages: list[Hit[WikiPage]],
         hits: list[Hit[MessageRef]],
         chosen: list[Scored],
-    ) -> list[Hit[MessageRef]]:
-        """The evidence ranking: global message hits, fused with hits searched inside the
-        selected trajectories and with the messages the routed pages cite for the question's
+    ) -> list[tuple[float, list[MessageRef]]]:
+        """What the structure ranks besides the global hits: hits searched inside the
+        selected trajectories, and the messages the routed pages cite for the question's
         words (each off when its weight or count is 0)."""
         qc = self.cfg.query
-        lists: list[tuple[float, list[MessageRef]]] = [
-            (1.0, [h.record for h in sorted(hits, key=lambda h: h.rank)])
-        ]
+        lists: list[tuple[float, list[MessageRef]]] = []
         selected = [s.candidate.trajectory_id for s in chosen]
         if qc.routed_hits and qc.w_routed and selected:
             inside = self.reader.search_messages(
@@ -200,11 +200,30 @@ class QueryService:
             missing = [m for m in cited if m not in known]
             known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
             lists.append((qc.w_page_cited, [known[m] for m in cited if m in known]))
-        return hits if len(lists) == 1 else fuse_hits(lists, qc.rrf_k)
+        return lists
+
+    def evidence_hits(self, route: Route, budget_tokens: int) -> list[Hit[MessageRef]]:
+        """The global hits fused with the routed lists. The routed lists' weight scales with
+        the number of messages the budget holds (budget / mean hit length, against
+        `routed_full_weight_slots`): when only a handful of long messages fit, the most
+        precise ranking (the global one) decides them; with room for dozens, the structure's
+        candidates join."""
+        if not route.routed_lists:
+            return route.hits
+        qc = self.cfg.query
+        scale = 1.0
+        if qc.routed_full_weight_slots and route.hits:
+            top = route.hits[: qc.routed_full_weight_slots]
+            mean = sum(count_tokens(h.record.message.full_text, self.cfg.tokens) for h in top)
+            slots = budget_tokens / max(mean / len(top), 1.0)
+            scale = min(1.0, slots / qc.routed_full_weight_slots)
+        ranked = [h.record for h in sorted(route.hits, key=lambda h: h.rank)]
+        lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
+        return fuse_hits(lists, qc.rrf_k)
 
     def evidence_order(self, route: Route, budget_tokens: int) -> Budget:
         """Step 3: admit evidence messages (see core.query.evidence) within the budget."""
-        hits = route.evidence_hits or route.hits
+        hits = self.evidence_hits(route, budget_tokens)
         return expand_evidence(
             hits,
             route.selected_ids,
