@@ -156,11 +156,14 @@ def evaluate_locomo_cmd(
     variants: str | None = typer.Option(
         None, help="comma-separated variants (default: all but the ablations); 'all' adds them"
     ),
+    reuse_store: bool = typer.Option(
+        False, help="evaluate --store as it is, without a build (its build settings apply)"
+    ),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
     """Gold-evidence coverage of arborwiki vs ablations and flat baselines, per budget."""
-    _evaluate(file, out, budgets, k, store, variants, config, set)
+    _evaluate(file, out, budgets, k, store, variants, config, set, reuse_store)
 
 
 @evaluate_app.command("long")
@@ -174,6 +177,7 @@ def evaluate_long_cmd(
     store: str | None = typer.Option(None, help="reuse or build this store (default OUT/store)"),
     variants: str | None = typer.Option(None, help="as for `evaluate locomo`"),
     only_write: bool = typer.Option(False, help="write OUT/long_archive.json and stop"),
+    reuse_store: bool = typer.Option(False, help="as for `evaluate locomo`"),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
@@ -189,7 +193,7 @@ def evaluate_long_cmd(
         f"{made['questions']} questions -> {made['file']}"
     )
     if not only_write:
-        _evaluate(made["file"], out, budgets, k, store, variants, config, set)
+        _evaluate(made["file"], out, budgets, k, store, variants, config, set, reuse_store)
 
 
 def _evaluate(
@@ -201,6 +205,7 @@ def _evaluate(
     variants: str | None,
     config: str | None,
     overrides: list[str] | None,
+    reuse_store: bool = False,
 ) -> None:
     import sys
 
@@ -224,7 +229,9 @@ def _evaluate(
     if unknown or "arborwiki" not in chosen:
         raise ValueError(f"variants must include arborwiki and be among {', '.join(ALL_VARIANTS)}")
     command = "arborwiki " + " ".join(sys.argv[1:])
-    metrics = evaluate_locomo(file, out, sizes, cfg, store, variants=chosen, command=command)
+    metrics = evaluate_locomo(
+        file, out, sizes, cfg, store, variants=chosen, command=command, reuse_store=reuse_store
+    )
     best = metrics["variants"]["arborwiki"]
     line = " ".join(f"@{b}={best[str(b)]['all']['gold_ref_cov']:.3f}" for b in sizes)
     print(f"questions={metrics['questions']} arborwiki gold_ref_cov {line} -> {out}/report.md")

@@ -47,6 +47,7 @@ def evaluate_locomo(
     store: str | None = None,
     variants: tuple[str, ...] = VARIANTS,
     command: str = "",
+    reuse_store: bool = False,
 ) -> dict:
     started = time.time()
     out = Path(out_dir)
@@ -54,7 +55,12 @@ def evaluate_locomo(
     store_dir = store or str(out / "store")
     # The build reads neither the query nor the answer section: leave them at their defaults
     # for it, so evaluations that differ only in query settings reuse one built store.
-    build = run_build(file, store_dir, build_config(cfg))
+    if reuse_store:
+        if not (Path(store_dir) / "messages.lance").exists():
+            raise ValueError(f"--reuse-store: no built store at {store_dir}")
+        build_seconds = 0.0
+    else:
+        build_seconds = run_build(file, store_dir, build_config(cfg)).seconds
     runner = Variants(open_service(store_dir, cfg))
     questions = read_locomo_qa(file)
     scored_qs, unresolved, no_gold, scores = 0, 0, 0, []
@@ -84,7 +90,8 @@ def evaluate_locomo(
         f"# LoCoMo evidence coverage: {Path(file).name}\n\n"
         f"Command: `{command or 'arborwiki evaluate locomo ' + file}`  \n"
         f"Machine: {platform.machine()}, {_cores()} cores, no GPU; "
-        f"build {build.seconds:.0f} s, total {seconds:.0f} s.  \n"
+        f"build {build_seconds:.0f} s{' (store reused)' if reuse_store else ''}, "
+        f"total {seconds:.0f} s.  \n"
         f"Questions scored: {scored_qs} (categories 1–4); gold ids that resolve to no "
         f"message: {unresolved}; questions with no resolvable gold id: {no_gold}.  \n"
         "Tokens: ceil(1.3 × words) + 4 per message, for every variant. "

@@ -58,7 +58,7 @@ def _asks_when(question: str) -> bool:
     return question.lower().lstrip().startswith(("when ", "what date", "what year"))
 
 
-_CITED = re.compile(r"\[([^\[\]\s]+)\]")
+_CITED = re.compile(r"\[([^\[\]\s]+)\](?!\()")  # [D4:13], not a link's [text](file.md)
 
 
 def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> list[str]:
@@ -71,7 +71,7 @@ def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> l
             shared = len(words & stems(_CITED.sub(" ", line))) if ids else 0
             if shared:
                 lines.append((-shared, p.rank, n, ids))
-    ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids if ".md" not in m)
+    ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids)
     return list(dict.fromkeys(ordered))[:limit]
 
 
