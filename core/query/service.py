@@ -188,18 +188,30 @@ class QueryService:
         qc = self.cfg.query
         lists: list[tuple[float, list[MessageRef]]] = []
         selected = [s.candidate.trajectory_id for s in chosen]
+        inside = None
         if qc.routed_hits and qc.w_routed and selected:
-            inside = self.reader.search_messages(
-                user_id, info.text, vector, qc.routed_hits, trajectory_ids=selected
+            # Searched on the pool while the citations are looked up: the two overlap.
+            inside = self._pool.submit(
+                self.reader.search_messages,
+                user_id,
+                info.text,
+                vector,
+                qc.routed_hits,
+                "hybrid",
+                selected,
             )
-            lists.append((qc.w_routed, [h.record for h in inside]))
+        cited_refs: list[MessageRef] = []
         if qc.page_cited and qc.w_page_cited and pages:
             words = stems(" ".join(info.tokens - info.entities))
             cited = page_citations(pages, words, qc.page_cited)
             known = {h.record.message.message_id: h.record for h in hits}
             missing = [m for m in cited if m not in known]
             known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
-            lists.append((qc.w_page_cited, [known[m] for m in cited if m in known]))
+            cited_refs = [known[m] for m in cited if m in known]
+        if inside is not None:
+            lists.append((qc.w_routed, [h.record for h in inside.result()]))
+        if cited_refs:
+            lists.append((qc.w_page_cited, cited_refs))
         return lists
 
     def evidence_hits(self, route: Route, budget_tokens: int) -> list[Hit[MessageRef]]:
