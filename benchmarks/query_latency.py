@@ -148,9 +148,12 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=0, help="cProfile this many queries")
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS}")
+    parser.add_argument(
+        "--set", action="append", default=[], help="config override (query settings compared)"
+    )
     args = parser.parse_args()
 
-    cfg = load_config()
+    cfg = load_config(overrides=args.set)
     cfg.ray.namespace = "arborwiki-bench"
     if not (args.store / "messages.lance").exists():
         build_store(args.store, args.users, args.sessions, args.turns, cfg)

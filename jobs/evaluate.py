@@ -11,12 +11,32 @@ from rich.progress import track
 
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import open_service
-from arborwiki.core.config import Config
+from arborwiki.core.config import AnswerConfig, Config, QueryConfig
 from arborwiki.core.evaluation.gold import QA
+from arborwiki.core.evaluation.long_archive import archive_tokens, long_owner
 from arborwiki.core.evaluation.metrics import aggregate, score
 from arborwiki.core.evaluation.report import render_report
 from arborwiki.core.evaluation.variants import VARIANTS, Variants
-from arborwiki.storage.readers_locomo import read_locomo_qa
+from arborwiki.storage.readers_locomo import load_locomo_json, read_locomo_qa
+
+LONG_OWNER = "long-dev"
+
+
+def write_long_archive(file: str, out_file: str, merge_turns: int, cfg: Config) -> dict:
+    """Join every sample of `file` into one owner (see core.evaluation.long_archive) and write
+    it as LoCoMo JSON; returns its size."""
+    owner = long_owner(load_locomo_json(file), LONG_OWNER, merge_turns)
+    path = Path(out_file)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([owner], ensure_ascii=False))
+    messages = sum(len(v) for v in owner["conversation"].values() if isinstance(v, list))
+    tokens = archive_tokens(owner, cfg.tokens.words_factor, cfg.tokens.per_message)
+    return {
+        "file": str(path),
+        "messages": messages,
+        "tokens": tokens,
+        "questions": len(owner["qa"]),
+    }
 
 
 def evaluate_locomo(
@@ -27,12 +47,20 @@ def evaluate_locomo(
     store: str | None = None,
     variants: tuple[str, ...] = VARIANTS,
     command: str = "",
+    reuse_store: bool = False,
 ) -> dict:
     started = time.time()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     store_dir = store or str(out / "store")
-    build = run_build(file, store_dir, cfg)
+    # The build reads neither the query nor the answer section: leave them at their defaults
+    # for it, so evaluations that differ only in query settings reuse one built store.
+    if reuse_store:
+        if not (Path(store_dir) / "messages.lance").exists():
+            raise ValueError(f"--reuse-store: no built store at {store_dir}")
+        build_seconds = 0.0
+    else:
+        build_seconds = run_build(file, store_dir, build_config(cfg)).seconds
     runner = Variants(open_service(store_dir, cfg))
     questions = read_locomo_qa(file)
     scored_qs, unresolved, no_gold, scores = 0, 0, 0, []
@@ -62,7 +90,8 @@ def evaluate_locomo(
         f"# LoCoMo evidence coverage: {Path(file).name}\n\n"
         f"Command: `{command or 'arborwiki evaluate locomo ' + file}`  \n"
         f"Machine: {platform.machine()}, {_cores()} cores, no GPU; "
-        f"build {build.seconds:.0f} s, total {seconds:.0f} s.  \n"
+        f"build {build_seconds:.0f} s{' (store reused)' if reuse_store else ''}, "
+        f"total {seconds:.0f} s.  \n"
         f"Questions scored: {scored_qs} (categories 1–4); gold ids that resolve to no "
         f"message: {unresolved}; questions with no resolvable gold id: {no_gold}.  \n"
         "Tokens: ceil(1.3 × words) + 4 per message, for every variant. "
@@ -70,6 +99,11 @@ def evaluate_locomo(
     )
     (out / "report.md").write_text(render_report(metrics["variants"], header))
     return metrics
+
+
+def build_config(cfg: Config) -> Config:
+    """`cfg` with the query-time sections reset: what the build's cache key should see."""
+    return cfg.model_copy(update={"query": QueryConfig(), "answer": AnswerConfig()})
 
 
 def _cores() -> int:

@@ -16,7 +16,7 @@ from arborwiki.core.records import (
     Trajectory,
     WikiPage,
 )
-from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.lance_store import LanceStore, sql_in
 
 R = TypeVar("R", bound=Record)
 MESSAGE_COLUMNS = [
@@ -58,14 +58,23 @@ class LanceMemoryReader:
         return [Hit(to_record(WikiPage, r), i, _score(r)) for i, r in enumerate(rows)]
 
     def search_messages(
-        self, user_id: str, text: str, vector: list[float], limit: int, mode: SearchMode = "hybrid"
+        self,
+        user_id: str,
+        text: str,
+        vector: list[float],
+        limit: int,
+        mode: SearchMode = "hybrid",
+        trajectory_ids: list[str] | None = None,
     ) -> list[Hit[MessageRef]]:
+        if trajectory_ids is not None and not trajectory_ids:
+            return []
         rows = self.store.search(
             "messages",
             user_id,
             vector if mode != "text" else None,
             text if mode != "vector" else None,
             limit,
+            where=sql_in("trajectory_id", trajectory_ids) if trajectory_ids else None,
         )
         return [Hit(to_message_ref(r), i, _score(r)) for i, r in enumerate(rows)]
 

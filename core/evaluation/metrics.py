@@ -1,8 +1,14 @@
 """Evidence-coverage metrics per question, and their aggregation per variant/budget/category.
 
+One meaning of "covered" for every variant: a gold message is *present* when its text is in
+the context (an admitted message, or its text quoted on an admitted page). An id that the
+context only points at (a page's or a claim line's citation) is not evidence delivered; it
+is counted apart as `cited_not_present`.
+
 gold_ref_cov = share of a question's (resolvable) gold ids present in the context;
-all_ref_rate = share of questions with every gold id present; traj_recall = share of gold
-ids whose trajectory was selected (None for flat variants).
+all_ref_rate = share of questions with every gold id present; cited_not_present = share of
+gold ids cited by the context without their text; traj_recall = share of gold ids whose
+trajectory was selected (None for flat variants).
 """
 
 from __future__ import annotations
@@ -16,10 +22,12 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Item:
-    """A unit of context admitted whole: its token cost and the message ids it carries."""
+    """A unit of context admitted whole: its token cost, the message ids whose text it
+    carries, and the ids it only cites (a page's links to its sources)."""
 
     tokens: int
     message_ids: tuple[str, ...]
+    cited_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -28,18 +36,25 @@ class Context:
     tokens: int
     candidates: int | None = None
     selected: tuple[str, ...] | None = None
+    cited: frozenset[str] = frozenset()
 
 
-def fill(items: Iterable[Item], budget: int | None) -> tuple[frozenset[str], int]:
+def admit(items: Iterable[Item], budget: int | None) -> tuple[list[Item], int]:
     """Admit items in order while they fit (a too-large item is skipped, later ones may fit)."""
-    ids: set[str] = set()
+    kept: list[Item] = []
     used = 0
     for item in items:
         if budget is not None and used + item.tokens > budget:
             continue
         used += item.tokens
-        ids.update(item.message_ids)
-    return frozenset(ids), used
+        kept.append(item)
+    return kept, used
+
+
+def fill(items: Iterable[Item], budget: int | None) -> tuple[frozenset[str], int]:
+    """The message ids whose text the admitted items carry, and the tokens they use."""
+    kept, used = admit(items, budget)
+    return frozenset(m for item in kept for m in item.message_ids), used
 
 
 @dataclass(frozen=True)
@@ -49,6 +64,7 @@ class Score:
     category: int
     gold_ref_cov: float
     all_ref: bool
+    cited_not_present: float
     traj_recall: float | None
     candidates: float | None
     tokens: int
@@ -67,12 +83,14 @@ def score(
     if context.selected is not None:
         chosen = set(context.selected)
         recall = sum(trajectory_of.get(g) in chosen for g in gold) / len(gold)
+    pointed = [g in context.cited and g not in context.message_ids for g in gold]
     return Score(
         variant=variant,
         budget=budget,
         category=category,
         gold_ref_cov=sum(present) / len(gold),
         all_ref=all(present),
+        cited_not_present=sum(pointed) / len(gold),
         traj_recall=recall,
         candidates=context.candidates,
         tokens=context.tokens,
@@ -95,6 +113,7 @@ def aggregate(scores: list[Score]) -> dict[str, dict[str, dict[str, dict[str, An
         out.setdefault(variant, {}).setdefault(budget, {})[category] = {
             "gold_ref_cov": _mean([s.gold_ref_cov for s in group]),
             "all_ref_rate": _mean([float(s.all_ref) for s in group]),
+            "cited_not_present": _mean([s.cited_not_present for s in group]),
             "traj_recall": _mean([s.traj_recall for s in group]),
             "cand_universe": _mean([s.candidates for s in group]),
             "context_tokens": _mean([float(s.tokens) for s in group]),

@@ -28,8 +28,8 @@ def render_report(metrics: Metrics, header: str) -> str:
             "",
             "| variant | gold ref cov | all-ref rate | "
             + " | ".join(CATEGORIES[int(c)] for c in cats)
-            + " | traj recall | cand. universe | context tokens | n |",
-            "|---" * (7 + len(cats)) + "|",
+            + " | cited, not present | traj recall | cand. universe | context tokens | n |",
+            "|---" * (8 + len(cats)) + "|",
         ]
         for v in variants:
             if budget not in metrics[v]:
@@ -40,8 +40,8 @@ def render_report(metrics: Metrics, header: str) -> str:
             a = m["all"]
             lines.append(
                 f"| {name} | {_fmt(a['gold_ref_cov'])} | {_fmt(a['all_ref_rate'])} | {per_cat} | "
-                f"{_fmt(a['traj_recall'])} | {_fmt(a['cand_universe'])} | "
-                f"{_fmt(a['context_tokens'])} | {a['n']} |"
+                f"{_fmt(a.get('cited_not_present'))} | {_fmt(a['traj_recall'])} | "
+                f"{_fmt(a['cand_universe'])} | {_fmt(a['context_tokens'])} | {a['n']} |"
             )
         lines.append("")
     lines += ["### Where arborwiki loses", ""] + (_losses(metrics, budgets) or ["- nowhere"])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from arborwiki.core.evaluation.gold import QA
-from arborwiki.core.evaluation.metrics import Context, Item, fill
+from arborwiki.core.evaluation.metrics import Context, Item, admit, fill
 from arborwiki.core.query.reader import MessageRef, SearchMode
 from arborwiki.core.query.service import QueryService, Route
 from arborwiki.core.tokens import count_tokens
@@ -27,12 +27,45 @@ VARIANTS = (
     "flat_hybrid",
     "full_context",
 )
+# Ablations: arborwiki with one structural part switched off (config overrides on the same
+# store). `no_wiki` (no page routing) is a variant above.
+ABLATIONS: dict[str, dict[str, object]] = {
+    # S(T) without its coverage terms: the top-k trajectories by s_rank alone.
+    "no_selection": {
+        "w_entity": 0.0,
+        "w_facet": 0.0,
+        "w_item": 0.0,
+        "w_term": 0.0,
+        "w_inventory": 0.0,
+        "w_count": 0.0,
+        "w_family": 0.0,
+        "p_redundancy": 0.0,
+    },
+    "no_expansion": {"reply_hits": 0, "expand_threads": False},
+    "no_claims": {"claim_budget_share": 0.0},
+}
 FLAT_MODES: dict[str, SearchMode] = {
     "flat_bm25": "text",
     "flat_dense": "vector",
     "flat_hybrid": "hybrid",
 }
+ALL_VARIANTS = (*VARIANTS, *ABLATIONS)
 _CITATION = re.compile(r"\[([^\[\]\s]+)\]")
+_SPACE = re.compile(r"\s+")
+
+
+def _flat_text(text: str) -> str:
+    """Lowercase, one space: how a message's text is looked for inside a page."""
+    return _SPACE.sub(" ", text.lower()).strip()
+
+
+def quoted_ids(markdown: str, cited: list[str], texts: dict[str, str]) -> tuple[str, ...]:
+    """The cited ids whose message text the page quotes in full (covered); the others are
+    only pointed at."""
+    page = _flat_text(markdown)
+    return tuple(m for m in cited if (t := _flat_text(texts.get(m, ""))) and t in page)
+
+
 Variant = Callable[[QA, list[int]], dict[int, Context]]
 
 
@@ -57,6 +90,7 @@ class Variants:
         self.flat_pool = flat_pool
         self._users: dict[str, UserIndex] = {}
         self._routes: dict[tuple[str, str, bool], Route] = {}
+        self._ablated: dict[str, QueryService] = {}
 
     def route(self, qa: QA, use_pages: bool = True) -> Route:
         """Routing is shared by the variants that differ only after it (one question at a time)."""
@@ -78,18 +112,39 @@ class Variants:
     def get(self, name: str) -> Variant:
         if name in FLAT_MODES:
             return lambda qa, budgets: self.flat(qa, budgets, FLAT_MODES[name])
+        if name in ABLATIONS:
+            return lambda qa, budgets: self.ablated(qa, budgets, name)
+        if name not in VARIANTS:
+            raise ValueError(f"unknown variant {name!r}; known: {', '.join(ALL_VARIANTS)}")
         return getattr(self, name)
 
+    def ablated(self, qa: QA, budgets: list[int], name: str) -> dict[int, Context]:
+        """arborwiki on the same store with one part switched off (see ABLATIONS)."""
+        if name not in self._ablated:
+            cfg = self.service.cfg.model_copy(deep=True)
+            for key, value in ABLATIONS[name].items():
+                setattr(cfg.query, key, value)
+            self._ablated[name] = QueryService(self.reader, self.service.embedder, cfg)
+        service = self._ablated[name]
+        return self._answered(service.route(qa.user_id, qa.question), budgets, service)
+
     # -------------------------------------------------------------- structured
-    def _answered(self, route: Route, budgets: list[int]) -> dict[int, Context]:
+    def _answered(
+        self, route: Route, budgets: list[int], service: QueryService | None = None
+    ) -> dict[int, Context]:
         out = {}
         for b in budgets:
-            result = self.service.answer(route, b)
+            result = (service or self.service).answer(route, b)
             out[b] = Context(
                 frozenset(result.cited_ids()),
                 result.context_tokens,
                 route.candidate_count,
                 tuple(route.selected_ids),
+                cited=frozenset(
+                    m
+                    for c in result.claims
+                    for m in (*c.source_message_ids, *c.replaced_by_message_ids)
+                ),
             )
         return out
 
@@ -110,16 +165,22 @@ class Variants:
         return self._filled(items, budgets, route.candidate_count, tuple(route.selected_ids))
 
     def wiki_only(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        """The routed pages alone: a gold message counts when a page quotes its text; the
+        ids pages only cite are reported as cited, not present."""
         route = self.route(qa)
         known = self.user(qa.user_id).refs
+        texts = {m: r.message.text for m, r in known.items()}
         rule = self.service.cfg.tokens
-        items = [
-            Item(
-                count_tokens(p.record.markdown, rule),
-                tuple(m for m in _CITATION.findall(p.record.markdown) if m in known),
+        items = []
+        for p in route.pages:
+            cited = [m for m in dict.fromkeys(_CITATION.findall(p.record.markdown)) if m in known]
+            items.append(
+                Item(
+                    count_tokens(p.record.markdown, rule),
+                    quoted_ids(p.record.markdown, cited, texts),
+                    tuple(cited),
+                )
             )
-            for p in route.pages
-        ]
         linked = tuple(dict.fromkeys(t for p in route.pages for t in p.record.trajectory_ids))
         return self._filled(items, budgets, len(linked), linked)
 
@@ -141,6 +202,8 @@ class Variants:
     ) -> dict[int, Context]:
         out = {}
         for b in budgets:
-            ids, used = fill(items, b)
-            out[b] = Context(ids, used, candidates, selected)
+            kept, used = admit(items, b)
+            ids = frozenset(m for item in kept for m in item.message_ids)
+            cited = frozenset(m for item in kept for m in item.cited_ids)
+            out[b] = Context(ids, used, candidates, selected, cited)
         return out

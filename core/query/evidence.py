@@ -11,6 +11,8 @@ Measured on LoCoMo dev (benchmarks/results/locomo_dev.md): re-ordering hits for 
 diversity (the best hit of each selected trajectory first) lost coverage at 1K tokens and
 gained nothing at 2.7K/4K, so the selection decides which messages join a hit, not the
 order of the hits themselves.
+A reply longer than `reply_max_tokens` is not admitted as a reply: a long message carries
+its own context, and on archives of long messages a reply costs a whole hit's slot.
 Whole messages only; a message that does not fit is skipped, smaller ones may follow.
 """
 
@@ -55,6 +57,8 @@ def expand_evidence(
     budget_tokens: int,
     rule: TokenConfig,
     reply_hits: int = 0,
+    threads: bool = True,
+    reply_max_tokens: int | None = None,
 ) -> Budget:
     """Admit messages in the order above; `neighbours` maps snapshot id → its messages."""
     budget = Budget(budget_tokens, rule)
@@ -65,12 +69,15 @@ def expand_evidence(
         budget.offer(hit.record, "hit")
         if hit.rank < reply_hits and hit.record.trajectory_id in chosen:
             reply = _next_turn(hit.record, neighbours)
-            if reply is not None:
+            if reply is not None and (
+                reply_max_tokens is None
+                or count_tokens(reply.message.full_text, rule) <= reply_max_tokens
+            ):
                 budget.offer(reply, "reply")
 
     for hit in ranked:
         offer_hit(hit)
-    for hit in ranked:
+    for hit in ranked if threads else []:
         if hit.record.trajectory_id in selected and hit.record.snapshot_id:
             for ref in neighbours.get(hit.record.snapshot_id, []):
                 budget.offer(ref, "thread")

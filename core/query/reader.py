@@ -45,8 +45,16 @@ class MemoryReader(Protocol):
     ) -> list[Hit[WikiPage]]: ...
 
     def search_messages(
-        self, user_id: str, text: str, vector: list[float], limit: int, mode: SearchMode = "hybrid"
-    ) -> list[Hit[MessageRef]]: ...
+        self,
+        user_id: str,
+        text: str,
+        vector: list[float],
+        limit: int,
+        mode: SearchMode = "hybrid",
+        trajectory_ids: list[str] | None = None,
+    ) -> list[Hit[MessageRef]]:
+        """Hybrid/vector/text search; `trajectory_ids` prefilters to those trajectories."""
+        ...
 
     def all_messages(self, user_id: str) -> list[MessageRef]: ...
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 
@@ -57,6 +58,38 @@ def _asks_when(question: str) -> bool:
     return question.lower().lstrip().startswith(("when ", "what date", "what year"))
 
 
+_CITED = re.compile(r"\[([^\[\]\s]+)\](?!\()")  # [D4:13], not a link's [text](file.md)
+
+
+def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> list[str]:
+    """Message ids cited by the routed pages' lines that share words with the question: most
+    shared words first, then page rank, then line order (a page lists its best facts first)."""
+    lines = []
+    for p in pages:
+        for n, line in enumerate(p.record.markdown.splitlines()):
+            ids = _CITED.findall(line)
+            shared = len(words & stems(_CITED.sub(" ", line))) if ids else 0
+            if shared:
+                lines.append((-shared, p.rank, n, ids))
+    ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids)
+    return list(dict.fromkeys(ordered))[:limit]
+
+
+def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[Hit[MessageRef]]:
+    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties)."""
+    score: dict[str, float] = defaultdict(float)
+    refs: dict[str, MessageRef] = {}
+    first: dict[str, tuple[int, int]] = {}
+    for li, (weight, ranked) in enumerate(lists):
+        for rank, ref in enumerate(ranked):
+            mid = ref.message.message_id
+            score[mid] += weight / (rrf_k + rank)
+            refs.setdefault(mid, ref)
+            first.setdefault(mid, (li, rank))
+    order = sorted(score, key=lambda m: (-score[m], first[m]))
+    return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
+
+
 def _compact(claim: Claim) -> str:
     when = f" ({claim.event_time or claim.recorded_at.date()})"
     return f"{claim.subject} {claim.attribute} {claim.value}{when}"
@@ -72,6 +105,9 @@ class Route:
     hits: list[Hit[MessageRef]]
     trajectories: list[Trajectory]
     chosen: list[Scored]
+    # Ranked lists fused into the evidence order (weight, messages): routed-trajectory hits
+    # and page citations; their weight is scaled per budget (see QueryService.evidence_hits).
+    routed_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)
 
     @property
     def selected_ids(self) -> list[str]:
@@ -103,7 +139,7 @@ class QueryService:
             if use_pages
             else None
         )
-        hits = self.reader.search_messages(user_id, question, vector, qc.message_hits)
+        hits = self._message_hits(user_id, question, vector)
         pages = pages_future.result() if pages_future else []
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
@@ -113,17 +149,102 @@ class QueryService:
         info = analyze_question(question, frozenset(e for t in trajectories for e in t.entities))
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
         chosen = select_trajectories(candidates, targets, k or qc.k, qc)
-        return Route(user_id, info, pages, hits, trajectories, chosen)
+        routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
+        return Route(user_id, info, pages, hits, trajectories, chosen, routed)
+
+    def _message_hits(self, user_id: str, question: str, vector: list[float]) -> list[Hit]:
+        """The store's hybrid search, or (fuse_hit_modes) our weighted RRF of its text and
+        vector searches: on archives of long messages one static vector per message blurs and
+        full text carries more of the signal."""
+        qc = self.cfg.query
+        if not qc.fuse_hit_modes:
+            return self.reader.search_messages(user_id, question, vector, qc.message_hits)
+        text = self._pool.submit(
+            self.reader.search_messages, user_id, question, vector, qc.message_hits, "text"
+        )
+        dense = self.reader.search_messages(user_id, question, vector, qc.message_hits, "vector")
+        texts = [h.record for h in text.result()]
+        refs = texts + [h.record for h in dense]
+        w_vector = qc.w_vector_hits
+        if qc.vector_full_weight_tokens and refs:
+            rule = self.cfg.tokens
+            mean = sum(count_tokens(r.message.full_text, rule) for r in refs) / len(refs)
+            w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
+        lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
+        return fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
+
+    def _routed_lists(
+        self,
+        user_id: str,
+        info: QuestionInfo,
+        vector: list[float],
+        pages: list[Hit[WikiPage]],
+        hits: list[Hit[MessageRef]],
+        chosen: list[Scored],
+    ) -> list[tuple[float, list[MessageRef]]]:
+        """What the structure ranks besides the global hits: hits searched inside the
+        selected trajectories, and the messages the routed pages cite for the question's
+        words (each off when its weight or count is 0)."""
+        qc = self.cfg.query
+        lists: list[tuple[float, list[MessageRef]]] = []
+        selected = [s.candidate.trajectory_id for s in chosen]
+        inside = None
+        if qc.routed_hits and qc.w_routed and selected:
+            # Searched on the pool while the citations are looked up: the two overlap.
+            inside = self._pool.submit(
+                self.reader.search_messages,
+                user_id,
+                info.text,
+                vector,
+                qc.routed_hits,
+                "hybrid",
+                selected,
+            )
+        cited_refs: list[MessageRef] = []
+        if qc.page_cited and qc.w_page_cited and pages:
+            words = stems(" ".join(info.tokens - info.entities))
+            cited = page_citations(pages, words, qc.page_cited)
+            known = {h.record.message.message_id: h.record for h in hits}
+            missing = [m for m in cited if m not in known]
+            known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
+            cited_refs = [known[m] for m in cited if m in known]
+        if inside is not None:
+            lists.append((qc.w_routed, [h.record for h in inside.result()]))
+        if cited_refs:
+            lists.append((qc.w_page_cited, cited_refs))
+        return lists
+
+    def evidence_hits(self, route: Route, budget_tokens: int) -> list[Hit[MessageRef]]:
+        """The global hits fused with the routed lists. The routed lists' weight scales with
+        the number of messages the budget holds (budget / mean hit length, against
+        `routed_full_weight_slots`): when only a handful of long messages fit, the most
+        precise ranking (the global one) decides them; with room for dozens, the structure's
+        candidates join."""
+        if not route.routed_lists:
+            return route.hits
+        qc = self.cfg.query
+        scale = 1.0
+        if qc.routed_full_weight_slots and route.hits:
+            top = route.hits[: qc.routed_full_weight_slots]
+            mean = sum(count_tokens(h.record.message.full_text, self.cfg.tokens) for h in top)
+            slots = budget_tokens / max(mean / len(top), 1.0)
+            scale = min(1.0, slots / qc.routed_full_weight_slots)
+        ranked = [h.record for h in sorted(route.hits, key=lambda h: h.rank)]
+        lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
+        return fuse_hits(lists, qc.rrf_k)
 
     def evidence_order(self, route: Route, budget_tokens: int) -> Budget:
         """Step 3: admit evidence messages (see core.query.evidence) within the budget."""
+        hits = self.evidence_hits(route, budget_tokens)
         return expand_evidence(
-            route.hits,
+            hits,
             route.selected_ids,
-            self._neighbours(route.user_id, route.hits, set(route.selected_ids)),
+            self._neighbours(route.user_id, hits, set(route.selected_ids)),
             budget_tokens,
             self.cfg.tokens,
             0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
+            self.cfg.query.expand_threads,
+            self.cfg.query.reply_max_tokens or None,
         )
 
     def query(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from arborwiki.core.records import Claim, PageKind, Trajectory
+from arborwiki.core.words import content_words
 
 
 @dataclass(frozen=True)
@@ -75,11 +76,34 @@ class PageContent:
         return ids
 
 
+# A fact line reads "subject attribute: value". It does not parse as one when the attribute
+# holds a pronoun ("will my: best to ..."), the value names nothing ("chose: them '"), or the
+# value is a lone verb form ("lasts: spoke"): such claims stay in the store, off the pages.
+PRONOUNS = frozenset(
+    "i me my mine you your he him his she her we us our they them their it".split()
+)
+LONE_VERBS = frozenset(
+    "spoke said went got made did was were been had told saw felt thought came took gave "
+    "knew found kept left meant put ran sat stood tried".split()
+)
+
+
+def readable_fact(claim: Claim) -> bool:
+    """Whether `claim` reads as a fact line (see PRONOUNS/LONE_VERBS above)."""
+    attribute = claim.attribute.lower().split()
+    value = claim.value.lower().split()
+    if not value or PRONOUNS & set(attribute) or not content_words(claim.value):
+        return False
+    lone = value[0].strip(".,!?'\"") if len(value) == 1 else ""
+    return not (lone in LONE_VERBS or lone.endswith("ed"))
+
+
 def split_claims(
     claims: list[Claim], by_id: dict[str, Claim]
 ) -> tuple[list[Claim], list[Revision]]:
-    """Active claims become facts; revised/deprecated ones become old → new revisions."""
-    facts = [c for c in claims if c.status == "active"]
+    """Active claims that read as facts become facts; revised/deprecated ones become
+    old → new revisions."""
+    facts = [c for c in claims if c.status == "active" and readable_fact(c)]
     revisions = [
         Revision(old=c, new=by_id.get(c.superseded_by or ""))
         for c in claims

@@ -10,6 +10,7 @@ from arborwiki.core.wiki.content import CountLine, PageContent, split_claims
 from arborwiki.core.wiki.context import EmbedFn, WikiInputs, summary_matrix
 from arborwiki.core.wiki.shards import balanced_shards
 from arborwiki.core.wiki.text import normalize_name, sorted_ids
+from arborwiki.core.wiki.titles import distinctive_phrases, phrase_title
 
 
 def _snapshot_mentions(inputs: WikiInputs) -> dict[str, list[str]]:
@@ -123,7 +124,9 @@ def _shards(
         own_claims = [c for c in claims if ids & set(inputs.claim_trajectories(c))]
         own_snaps = [s for s in snaps if ids & set(inputs.trajectories_of_snapshot.get(s, []))]
         page = _entity_page(parent.title, ids, own_claims, own_snaps, inputs)
-        page.title = f"{parent.title} (part {i + 1} of {len(groups)})"
+        own = [trajectories[r] for r in rows]
+        about = distinctive_phrases(own, trajectories, inputs.snapshots)
+        page.title = f"{parent.title}: {phrase_title(about, f'part {i + 1} of {len(groups)}')}"
         page.shard_index, page.shard_count, page.parent = i, len(groups), parent
         shards.append(page)
     return shards

@@ -7,6 +7,7 @@ from arborwiki.core.records import Trajectory
 from arborwiki.core.wiki.content import CountLine, PageContent, split_claims
 from arborwiki.core.wiki.context import WikiInputs
 from arborwiki.core.wiki.text import normalize_name, sorted_ids
+from arborwiki.core.wiki.titles import distinctive_phrases, phrase_title
 
 
 def topic_key(t: Trajectory, cfg: WikiConfig) -> tuple[str, ...] | None:
@@ -62,7 +63,9 @@ def topic_page(group: list[Trajectory], inputs: WikiInputs) -> PageContent:
             counts.append(CountLine("quantity", value, tuple(sorted_ids(snap.message_ids))))
     entities = sorted({normalize_name(e) for t in group for e in t.entities} - {""})
     first = group[0]
-    title = first.title.strip() or ", ".join(first.keywords[:3]) or first.trajectory_id
+    fallback = first.title.strip() or ", ".join(first.keywords[:3]) or first.trajectory_id
+    phrases = distinctive_phrases(group, inputs.trajectories.values(), inputs.snapshots)
+    title = phrase_title(phrases, fallback)
     return PageContent("topic", title, list(group), facts, revisions, counts, items=entities)
 
 

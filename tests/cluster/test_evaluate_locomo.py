@@ -82,10 +82,18 @@ def test_files_and_shape(metrics: tuple[dict, Path]) -> None:
     }  # fmt: skip
     cell = on_disk["variants"]["flat_bm25"]["14"]["all"]
     assert set(cell) == {
-        "gold_ref_cov", "all_ref_rate", "traj_recall", "cand_universe", "context_tokens", "n",
+        "gold_ref_cov", "all_ref_rate", "cited_not_present", "traj_recall", "cand_universe",
+        "context_tokens", "n",
     }  # fmt: skip
     assert set(on_disk["variants"]["flat_bm25"]["14"]) == {"1", "4", "all"}
     assert "| variant |" in (out / "report.md").read_text()
+
+
+def test_pages_that_only_cite_a_message_do_not_cover_it(metrics: tuple[dict, Path]) -> None:
+    """wiki_only's pages cite message ids but hold claims, not message text."""
+    pages = metrics[0]["variants"]["wiki_only"]["100"]["all"]
+    assert pages["gold_ref_cov"] == 0.0
+    assert pages["cited_not_present"] is not None and pages["cited_not_present"] >= 0.0
 
 
 def test_full_context_is_everything(metrics: tuple[dict, Path]) -> None:

@@ -7,6 +7,7 @@ import pytest
 from arborwiki.core.evaluation.gold import split_gold
 from arborwiki.core.evaluation.metrics import Context, Item, aggregate, fill, score
 from arborwiki.core.evaluation.report import render_report
+from arborwiki.core.evaluation.variants import quoted_ids
 
 
 def test_split_gold_handles_malformed_strings() -> None:
@@ -57,3 +58,22 @@ def test_report_bolds_the_best_and_states_losses() -> None:
     text = render_report(metrics, "# t")
     assert "| **flat_bm25** |" in text
     assert "- budget 100, all: flat_bm25 1.000 > arborwiki 0.000" in text
+
+
+def test_a_cited_id_without_its_text_is_not_covered() -> None:
+    """One meaning of covered: the message text is in the context; a citation alone is
+    reported apart, and an id that is both present and cited counts as present only."""
+    context = Context(frozenset({"a"}), 20, cited=frozenset({"a", "b"}))
+    s = score("wiki_only", 100, 1, ("a", "b", "c"), context, {})
+    assert s.gold_ref_cov == pytest.approx(1 / 3)
+    assert s.cited_not_present == pytest.approx(1 / 3)  # only b: a is present, c is absent
+    out = aggregate([s])["wiki_only"]["100"]["all"]
+    assert out["cited_not_present"] == pytest.approx(0.3333, abs=1e-4)
+    assert "| cited, not present |" in render_report(aggregate([s]), "# t")
+
+
+def test_a_page_covers_a_message_only_when_it_quotes_the_text() -> None:
+    texts = {"D1:1": "I adopted a  Dog named Rex.", "D1:2": "We went hiking."}
+    page = "## Facts\n- caroline adopted: a dog [D1:1]\n> i adopted a dog named rex. [D1:1]\n[D1:2]"
+    assert quoted_ids(page, ["D1:1", "D1:2"], texts) == ("D1:1",)
+    assert quoted_ids("- caroline went: hiking [D1:2]", ["D1:2"], texts) == ()

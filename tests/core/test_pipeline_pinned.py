@@ -30,7 +30,7 @@ PINNED = {  # recomputed once when ids became collision-free (issue 13): every i
     "trajectories": "b5432d19ce4a35ae",
     "claims": "2913cc65a769976e",
     "evidence": "11ec8e57f4af9110",
-    "pages": "4061f60be7500576",
+    "pages": "8b92571f47d5f803",  # readable topic/shard titles (issue 11)
 }
 
 

@@ -1,0 +1,57 @@
+"""Ablation table from `arborwiki evaluate` metrics: what each structural part adds.
+
+    python -m benchmarks.ablation_table NAME=DIR/metrics.json [NAME=...]
+
+Prints, per set and budget, gold coverage of arborwiki and of each ablation (one part
+switched off), with the difference to arborwiki, and the best flat baseline.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+PARTS = {
+    "no_wiki": "wiki routing",
+    "no_selection": "trajectory selection (S(T) coverage terms)",
+    "no_expansion": "reply / thread expansion",
+    "no_claims": "changed-belief claims",
+}
+FLAT = ("flat_bm25", "flat_dense", "flat_hybrid")
+
+
+def table(sets: dict[str, dict]) -> str:
+    lines = [
+        "| set | budget | arborwiki | "
+        + " | ".join(f"− {p}" for p in PARTS.values())
+        + " | best flat |",
+        "|---" * (4 + len(PARTS)) + "|",
+    ]
+    for name, metrics in sets.items():
+        v = metrics["variants"]
+        for budget in sorted(v["arborwiki"], key=int):
+            ours = v["arborwiki"][budget]["all"]["gold_ref_cov"]
+            cells = []
+            for part in PARTS:
+                cov = v.get(part, {}).get(budget, {}).get("all", {}).get("gold_ref_cov")
+                cells.append("n/a" if cov is None else f"{cov:.3f} ({cov - ours:+.3f})")
+            flats = {f: v[f][budget]["all"]["gold_ref_cov"] for f in FLAT if f in v}
+            best = max(flats, key=lambda f: flats[f]) if flats else None
+            flat = f"{flats[best]:.3f} ({best})" if best else "n/a"
+            lines.append(
+                f"| {name} | {int(budget):,} | {ours:.3f} | " + " | ".join(cells) + f" | {flat} |"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    sets = {}
+    for arg in sys.argv[1:]:
+        name, _, path = arg.partition("=")
+        with open(path) as f:
+            sets[name] = json.load(f)
+    print(table(sets))
+
+
+if __name__ == "__main__":
+    main()

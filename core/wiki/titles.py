@@ -1,0 +1,102 @@
+"""Page titles a person would read: the noun phrase that sets a group of threads apart.
+
+Trajectory titles are single salient words (`continue`, `put`, `drew`): often verbs. A title
+here is taken from the group's own messages: noun phrases are the words right after a
+determiner or possessive ("my pottery class", "the adoption agency"), skipping adjectives
+and generic nouns. Each phrase is scored by how many of the group's snapshots use it times
+how rare it is among the other threads (tf·idf over the trajectories compared), so the
+title says what sets the group apart from its neighbours.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from arborwiki.core.extract.lexicon import STOP_WORDS
+from arborwiki.core.records import Snapshot, Trajectory
+
+_PHRASE = re.compile(
+    r"\b(?:a|an|the|my|our|your|his|her|their|this|these|those|some|new)\s+"
+    r"([a-z][a-z'\-]+)(?:\s+([a-z][a-z'\-]+))?"
+)
+# Words that follow a determiner but name nothing: adjectives and generic nouns.
+NOT_A_SUBJECT = frozenset(
+    """great good new big little lot lots few same other whole best first last next huge real
+    nice amazing awesome special tough hard long bit different important beautiful fun
+    wonderful safe strong positive lovely perfect cool happy old young small short time times
+    way ways thing things day days moment moments kind sort part end idea ideas stuff one ones
+    people person world life week weekend year years month today tonight place piece love
+    support feeling feelings experience reminder chance journey lot bunch couple memories
+    memory amount rest pic pics photo photos picture pictures""".split()
+)
+# Snapshots of the group that must use a phrase before it can name the group (groups of
+# fewer than SMALL_GROUP snapshots: one use is enough).
+MIN_USES = 2
+SMALL_GROUP = 3
+
+
+def _words_ok(word: str) -> bool:
+    return (
+        len(word) > 2 and "'" not in word and word not in STOP_WORDS and word not in NOT_A_SUBJECT
+    )
+
+
+def noun_phrases(text: str) -> set[str]:
+    """Head words after a determiner, and the two-word compound when both words qualify."""
+    found = set()
+    for first, second in _PHRASE.findall(text.lower()):
+        if not _words_ok(first):
+            continue
+        found.add(first)
+        if second and _words_ok(second) and not second.endswith(("ed", "ly", "ing")):
+            found.add(f"{first} {second}")
+    return found
+
+
+def _phrases_of(t: Trajectory, snapshots: dict[str, Snapshot]) -> list[set[str]]:
+    return [noun_phrases(snapshots[s].summary) for s in t.snapshot_ids if s in snapshots]
+
+
+def distinctive_phrases(
+    group: Iterable[Trajectory],
+    universe: Iterable[Trajectory],
+    snapshots: dict[str, Snapshot],
+    limit: int = 2,
+) -> list[str]:
+    """The group's best noun phrases by tf·idf against `universe` (trajectories as documents)."""
+    per_traj = {t.trajectory_id: _phrases_of(t, snapshots) for t in universe}
+    df: Counter[str] = Counter()
+    for snaps in per_traj.values():
+        df.update(set().union(*snaps) if snaps else set())
+    uses: Counter[str] = Counter()
+    size = 0
+    for t in group:
+        for phrases in per_traj.get(t.trajectory_id) or _phrases_of(t, snapshots):
+            uses.update(phrases)
+            size += 1
+    least = MIN_USES if size >= SMALL_GROUP else 1
+    n = max(len(per_traj), 1)
+    names = {w for t in group for e in t.entities for w in e.lower().split()}
+    usable = {p: c for p, c in uses.items() if not names & set(p.split())}
+    if not any(c >= least for c in usable.values()):
+        least = 1  # a thread whose phrases are all used once: its rarest one still says more
+    scored = sorted(
+        (-(c * math.log(1 + n / max(df[p], 1)) * (1.5 if " " in p else 1.0)), p)
+        for p, c in usable.items()
+        if c >= least
+    )
+    chosen: list[str] = []
+    for _, phrase in scored:
+        if any(phrase in c or c in phrase for c in chosen):
+            continue
+        chosen.append(phrase)
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
+def phrase_title(phrases: list[str], fallback: str) -> str:
+    return " and ".join(phrases) if phrases else fallback

@@ -1,0 +1,86 @@
+"""Readable page text: titles name what sets a thread apart; unparseable facts stay off."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from arborwiki.core.records import Claim, Snapshot, Trajectory
+from arborwiki.core.wiki.content import readable_fact
+from arborwiki.core.wiki.titles import distinctive_phrases, noun_phrases, phrase_title
+
+T0 = datetime(2023, 5, 1, tzinfo=UTC)
+
+
+def _snap(sid: str, summary: str) -> Snapshot:
+    return Snapshot(
+        snapshot_id=sid,
+        user_id="u",
+        conversation_id="c",
+        session_id="s",
+        message_ids=[sid],
+        timestamp=T0,
+        summary=summary,
+        keywords=[],
+        entities=["anna", "ben"],
+        terms=[],
+        facets={},
+        extractor="rules",
+    )
+
+
+def _traj(tid: str, sids: list[str], title: str) -> Trajectory:
+    return Trajectory(
+        trajectory_id=tid,
+        user_id="u",
+        title=title,
+        summary="",
+        keywords=[],
+        entities=["anna", "ben"],
+        facet_keys=[],
+        snapshot_ids=sids,
+        first_time=T0,
+        last_time=T0,
+    )
+
+
+def test_noun_phrases_follow_determiners_and_skip_adjectives() -> None:
+    text = "We went to the adoption agency. It was a great time with my pottery class."
+    assert noun_phrases(text) == {"adoption", "adoption agency", "pottery", "pottery class"}
+
+
+def test_a_title_names_what_sets_the_group_apart() -> None:
+    snaps = {
+        "s1": _snap("s1", "Anna: I visited the adoption agency today. Ben: How was the agency?"),
+        "s2": _snap("s2", "Anna: The adoption agency called back about the kids."),
+        "s3": _snap("s3", "Anna: My pottery class made a bowl. Ben: Show me the bowl!"),
+        "s4": _snap("s4", "Anna: The kids loved the pottery class."),
+    }
+    adoption = _traj("t1", ["s1", "s2"], "continue")
+    pottery = _traj("t2", ["s3", "s4"], "put")
+    both = [adoption, pottery]
+    assert distinctive_phrases([adoption], both, snaps)[0] == "adoption agency"
+    assert distinctive_phrases([pottery], both, snaps)[0] == "pottery class"
+    assert phrase_title([], "continue") == "continue"
+
+
+def _claim(attribute: str, value: str) -> Claim:
+    return Claim(
+        claim_id=f"c-{attribute}-{value}",
+        user_id="u",
+        trajectory_id="t",
+        snapshot_id="s",
+        subject="caroline",
+        attribute=attribute,
+        value=value,
+        text=f"caroline {attribute} {value}",
+        recorded_at=T0,
+        source_message_ids=["D1:1"],
+    )
+
+
+def test_facts_that_do_not_parse_are_not_facts() -> None:
+    assert readable_fact(_claim("went to", "a LGBTQ support group"))
+    assert readable_fact(_claim("plays", "clarinet"))
+    assert not readable_fact(_claim("lasts", "spoke"))
+    assert not readable_fact(_claim("chose", "them '"))
+    assert not readable_fact(_claim("will my", "best to make sure these kids have a home"))
