@@ -58,6 +58,10 @@ class QueryActor:
         """One file of the user's HTML viewer, rendered from this store (None: none such)."""
         return self._sites.page(user_id, path)
 
+    def ready(self) -> bool:
+        """The actor is up (its constructor ran); says nothing about the store's contents."""
+        return True
+
     def health(self) -> str:
         """ "ok" only when the store still opens and holds tables; raises otherwise."""
         store_versions(self.service)
@@ -94,7 +98,7 @@ def start_query_replicas(
         if detached:
             options["lifetime"] = "detached"
         handles.append(actor_cls.options(**options).remote(store_path, cfg, refresh_seconds))
-    ray.get([h.health.remote() for h in handles])
+    ray.get([h.ready.remote() for h in handles])
     if not detached:
         _OWNED.extend(handles)
     return handles

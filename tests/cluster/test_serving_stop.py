@@ -5,17 +5,26 @@ from __future__ import annotations
 import socket
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 import ray
 
+from arborwiki.cluster.build import run_build
 from arborwiki.cluster.http_server import start_http
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.cluster.serving import serving_actor_names
 from arborwiki.core.config import load_config
 from arborwiki.jobs.serve import stop
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def store(ray_local: None, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A built store: a replica over an empty directory is not healthy."""
+    path = tmp_path_factory.mktemp("stop_store")
+    run_build(str(EXAMPLES / "sample_archive.jsonl"), str(path), load_config())
+    return str(path)
 
 
 def free_port() -> int:
@@ -32,7 +41,7 @@ def gone(name: str, namespace: str) -> bool:
     return False
 
 
-def test_stop_ends_http_and_every_replica(ray_local: None, tmp_path: Path) -> None:
+def test_stop_ends_http_and_every_replica(store: str) -> None:
     cfg = load_config(
         overrides=[
             "ray.namespace=arborwiki-stop-tests",
@@ -41,7 +50,7 @@ def test_stop_ends_http_and_every_replica(ray_local: None, tmp_path: Path) -> No
         ]
     )
     port = free_port()
-    start_query_actor(str(tmp_path), cfg, detached=False)
+    start_query_actor(store, cfg, detached=False)
     start_http(cfg, "127.0.0.1", port)
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=30) as reply:
         assert reply.status == 200
@@ -65,7 +74,7 @@ def test_replica_names_are_matched_exactly() -> None:
     assert serving_actor_names(cfg, running) == ["q.x", "q.x-1", "q.x-12"]
 
 
-def test_a_dead_replica_costs_no_failed_call(ray_local: None, tmp_path: Path) -> None:
+def test_a_dead_replica_costs_no_failed_call(store: str) -> None:
     cfg = load_config(
         overrides=[
             "ray.namespace=arborwiki-dead-replica",
@@ -73,7 +82,7 @@ def test_a_dead_replica_costs_no_failed_call(ray_local: None, tmp_path: Path) ->
             "ray.query_replicas=2",
         ]
     )
-    first = start_query_actor(str(tmp_path), cfg, detached=False)
+    first = start_query_actor(store, cfg, detached=False)
     client = QueryClient.connect(cfg)
     ray.kill(first, no_restart=True)
     assert [client.call("health") for _ in range(6)] == ["ok"] * 6

@@ -13,6 +13,7 @@ Debian's `chromium`) or the LoCoMo dev file is absent.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -29,8 +30,8 @@ from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
 from tests.browser import FLAGS, Browser, chromium_path
 
-USER = "conv-49"  # a dev user with ADD, REVISE and DEPRECATE in its claims
-PAGE_NODES = "50"  # 136 snapshots → 3 forest pages: paging and cross-page edges in play
+USER = "conv-47"  # the dev user with the most REVISE chains (DEPRECATE: tests/core/test_viewer.py)
+PAGE_NODES = "50"  # 185 snapshots → 4 forest pages: paging and cross-page edges in play
 COLLECT = """JSON.stringify({
   links: Array.from(document.querySelectorAll("a[href], link[href]"),
     a => new URL(a.getAttribute("href"), document.baseURI).href),
@@ -133,14 +134,14 @@ def test_forest_svg_has_one_node_per_snapshot(site: tuple, crawl: dict) -> None:
     snapshots = [s.snapshot_id for s in stored(store).all_snapshots(USER)]
     assert sorted(drawn) == sorted(snapshots)
     forest_pages = [p for p in crawl if p.parent.name == "forest" and p.name != "index.html"]
-    assert len(forest_pages) == 3
+    assert len(forest_pages) == math.ceil(len(snapshots) / int(PAGE_NODES)) > 1
 
 
 def test_timelines_list_every_revised_claim(site: tuple, crawl: dict) -> None:
     store, _ = site
     claims = stored(store).all_claims(USER)
     changed = {c.claim_id for c in claims if c.status != "active" or c.op != "ADD"}
-    assert any(c.op == "REVISE" for c in claims) and any(c.op == "DEPRECATE" for c in claims)
+    assert any(c.op == "REVISE" for c in claims)
     listed = {c for page, dom in crawl.items() if page.parent.name == "timeline"
               for c in dom["changes"]}  # fmt: skip
     assert listed == changed
