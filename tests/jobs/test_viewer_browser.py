@@ -76,7 +76,7 @@ def crawl(chromium: str, site: tuple) -> dict[Path, dict]:
     """Breadth-first from index.html over every file:// link, the DOM of each page."""
     _, out = site
     pages: dict[Path, dict] = {}
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         browser = Browser(chromium, Path(profile))
         try:
             queue = deque([(out / "index.html").resolve()])
@@ -159,7 +159,7 @@ def test_search_and_screenshots(
         (p for p in crawl if p.parent.name == "timeline" and p.name != "index.html"),
         key=lambda p: (len(crawl[p]["changes"]), p.name),
     )
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         browser = Browser(chromium, Path(profile))
         try:
             query = "+".join(revised.value.split()[:3])
@@ -186,7 +186,7 @@ def test_search_and_screenshots(
 def test_plain_dump_dom_of_the_home_page(chromium: str, site: tuple) -> None:
     """The flags alone (no DevTools) print the rendered DOM: the site needs no server."""
     _, out = site
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         done = subprocess.run(
             [chromium, *FLAGS, f"--user-data-dir={profile}", "--dump-dom",
              (out / "index.html").resolve().as_uri()],
