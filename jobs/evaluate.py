@@ -89,7 +89,7 @@ def evaluate_locomo(
     header = (
         f"# LoCoMo evidence coverage: {Path(file).name}\n\n"
         f"Command: `{command or 'arborwiki evaluate locomo ' + file}`  \n"
-        f"Machine: {platform.machine()}, {_cores()} cores, no GPU; "
+        f"Machine: {platform.machine()}, {_cores()} cores, {_gpus()}; "
         f"build {build_seconds:.0f} s{' (store reused)' if reuse_store else ''}, "
         f"total {seconds:.0f} s.  \n"
         f"Questions scored: {scored_qs} (categories 1–4); gold ids that resolve to no "
@@ -104,6 +104,23 @@ def evaluate_locomo(
 def build_config(cfg: Config) -> Config:
     """`cfg` with the query-time sections reset: what the build's cache key should see."""
     return cfg.model_copy(update={"query": QueryConfig(), "answer": AnswerConfig()})
+
+
+def _gpus() -> str:
+    """What `nvidia-smi -L` lists on this machine ("no GPU" when it is absent or lists none)."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("nvidia-smi"):
+        return "no GPU"
+    try:
+        listed = subprocess.run(
+            ["nvidia-smi", "-L"], capture_output=True, text=True, timeout=10
+        ).stdout.splitlines()
+    except (OSError, subprocess.TimeoutExpired):
+        return "no GPU"
+    gpus = [line.split(" (UUID")[0] for line in listed if line.startswith("GPU ")]
+    return "; ".join(gpus) if gpus else "no GPU"
 
 
 def _cores() -> int:
