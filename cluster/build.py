@@ -52,7 +52,7 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.storage.archive import archive_files, input_sources
+from arborwiki.storage.archive import ArchiveError, archive_files, has_rows, input_sources
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
 
@@ -177,6 +177,8 @@ def run_build(
     store_dir = Path(store_path)
     work = store_dir / WORK
     _remove_dead_staging(work)
+    if not has_rows(input_path):  # not a "committed" run that changed nothing
+        raise ArchiveError(f"archive {input_path} has no rows: nothing to build")
     staging = work / "partition" / uuid.uuid4().hex
     staging.mkdir(parents=True)
     (staging / PID_FILE).write_text(str(os.getpid()))

@@ -10,8 +10,13 @@ from __future__ import annotations
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.service import QueryService
+from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
+from arborwiki.storage.readers_locomo import load_locomo_json, read_locomo_qa
+from arborwiki.storage.site import read_site_inputs
+
+__all__ = ["load_locomo_json", "open_reader", "open_service", "read_locomo_qa", "site_inputs"]
 
 DEFAULT_REFRESH_SECONDS = 5.0
 
@@ -23,6 +28,16 @@ def open_service(
     store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False)
     reader = LanceMemoryReader(store)
     return QueryService(reader, embedder_for(cfg.embed), cfg)
+
+
+def open_reader(store_path: str) -> LanceMemoryReader:
+    """User-scoped reads of an existing store (exports, tools)."""
+    return LanceMemoryReader(LanceStore(store_path, create=False))
+
+
+def site_inputs(store_path: str, user_id: str) -> SiteInputs:
+    """Everything the HTML viewer renders for one user, read from the store."""
+    return read_site_inputs(open_reader(store_path), user_id)
 
 
 def store_versions(service: QueryService) -> dict[str, int]:

@@ -9,15 +9,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from arborwiki.cluster.build import BuildSummary, run_build
 from arborwiki.core.config import Config
-from arborwiki.storage.archive import ArchiveError, has_rows
 
 
 def build(input_path: str, store: str, cfg: Config, as_json: bool = False) -> BuildSummary:
     """Run the build with a progress bar (stderr); print the summary line or one JSON object.
     An archive that holds no row at all is an error (exit 2), not a "committed" run that
     changed nothing."""
-    if not has_rows(input_path):
-        raise ArchiveError(f"archive {input_path} has no rows: nothing to build")
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),

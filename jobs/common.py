@@ -11,7 +11,7 @@ import typer
 from pydantic import ValidationError
 
 from arborwiki.core.config import Config, load_config
-from arborwiki.storage.archive import ArchiveError
+from arborwiki.core.errors import InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,7 +35,7 @@ def one_line_errors(func: F) -> F:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
             _fail(f"invalid config: {where}: {first['msg']}")
-        except (ArchiveError, FileNotFoundError, ValueError, KeyError, RuntimeError) as exc:
+        except (InputError, FileNotFoundError, ValueError, KeyError, RuntimeError) as exc:
             _fail(str(exc).strip("'\""))
 
     return wrapper  # type: ignore[return-value]

@@ -10,14 +10,13 @@ from pathlib import Path
 from rich.progress import track
 
 from arborwiki.cluster.build import run_build
-from arborwiki.cluster.local_service import open_service
+from arborwiki.cluster.local_service import load_locomo_json, open_service, read_locomo_qa
 from arborwiki.core.config import AnswerConfig, Config, QueryConfig
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.long_archive import archive_tokens, long_owner
 from arborwiki.core.evaluation.metrics import aggregate, score
 from arborwiki.core.evaluation.report import render_report
 from arborwiki.core.evaluation.variants import VARIANTS, Variants
-from arborwiki.storage.readers_locomo import load_locomo_json, read_locomo_qa
 
 LONG_OWNER = "long-dev"
 

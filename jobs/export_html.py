@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arborwiki.cluster.local_service import site_inputs
 from arborwiki.core.viewer import ViewerConfig, render_site
-from arborwiki.storage.lance_store import LanceStore
-from arborwiki.storage.reader import LanceMemoryReader
-from arborwiki.storage.site import read_site_inputs
 
 
 def export_html(store: str, user_id: str, out: str, cfg: ViewerConfig | None = None) -> int:
     """Write the site under `out` (created if needed); returns the number of files."""
-    reader = LanceMemoryReader(LanceStore(store, create=False))
-    files = render_site(read_site_inputs(reader, user_id), cfg)
+    files = render_site(site_inputs(store, user_id), cfg)
     if not files:
         raise ValueError(f"user {user_id!r} has no memory in {store}")
     target = Path(out)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arborwiki.cluster.local_service import open_reader
 from arborwiki.core.wiki.export import export_markdown
-from arborwiki.storage.lance_store import LanceStore
-from arborwiki.storage.reader import LanceMemoryReader
 
 
 def export_wiki(store: str, user_id: str, out: str) -> list[Path]:
     """Write the user's pages to `out` (created if needed); returns the files written."""
-    pages = LanceMemoryReader(LanceStore(store, create=False)).pages(user_id)
+    pages = open_reader(store).pages(user_id)
     if not pages:
         raise ValueError(f"user {user_id!r} has no wiki pages in {store}")
     files = export_markdown(pages)

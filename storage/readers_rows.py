@@ -19,6 +19,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
+from arborwiki.core.errors import InputError
 from arborwiki.core.records import Message, QuarantineRow, Role, stable_id
 
 REQUIRED_FIELDS = ("user_id", "message_id", "text", "timestamp")
@@ -30,7 +31,7 @@ DUPLICATE_KEY_BYTES = 8
 QUARANTINE_DIGEST_BYTES = 16
 
 
-class ArchiveError(Exception):
+class ArchiveError(InputError):
     """A whole-archive problem (bad path, unknown format); a one-line message for the CLI."""
 
 
