@@ -27,7 +27,7 @@ class QueryActor:
         self.cfg = cfg
         self.service = open_service(store_path, cfg, refresh_seconds)
         self._answerer: Answerer | None = None
-        self._sites = SiteCache(self.service.reader)  # type: ignore[arg-type]  # Lance reader
+        self._sites = SiteCache(self.service.reader, cfg.viewer)  # type: ignore[arg-type]  # Lance reader
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None

@@ -328,6 +328,31 @@ class TokenConfig(Section):
     per_message: int = Field(4, ge=0)
 
 
+class ViewerConfig(Section):
+    """The HTML viewer (`export-html`, `/ui`): page sizes and the forest drawing's geometry."""
+
+    forest_page_nodes: int = Field(
+        80,
+        ge=1,
+        description="snapshots per forest page (one time window): keeps each SVG small for "
+        "users with thousands of snapshots",
+    )
+    node_spacing_px: int = Field(22, ge=8, description="horizontal distance between snapshots")
+    lane_height_px: int = Field(22, ge=8, description="vertical distance between trajectories")
+    lane_label_px: int = Field(190, ge=0, description="width of the trajectory titles column")
+    date_label_px: int = Field(
+        72, ge=0, description="minimum distance between two date labels on the time axis"
+    )
+    label_chars: int = Field(26, ge=4, description="trajectory title characters in the SVG")
+    search_claim_chars: int = Field(
+        200, ge=20, description="claim text characters kept in the inline search index"
+    )
+    search_results: int = Field(60, ge=1, description="search hits shown at most")
+    ui_cache_users: int = Field(
+        4, ge=1, description="rendered user sites the HTTP /ui route keeps in memory"
+    )
+
+
 class Config(Section):
     ray: RayConfig = Field(default_factory=RayConfig)
     window: WindowConfig = Field(default_factory=WindowConfig)
@@ -340,6 +365,7 @@ class Config(Section):
     query: QueryConfig = Field(default_factory=QueryConfig)
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
     tokens: TokenConfig = Field(default_factory=TokenConfig)
+    viewer: ViewerConfig = Field(default_factory=ViewerConfig)
 
 
 def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:

@@ -18,8 +18,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+from arborwiki.core.config import ViewerConfig
 from arborwiki.core.records import ForestNode
-from arborwiki.core.viewer.config import ViewerConfig
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import colour_for, safe_name
 

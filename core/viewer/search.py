@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from arborwiki.core.viewer.config import ViewerConfig
+from arborwiki.core.config import ViewerConfig
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import safe_name
 from arborwiki.core.viewer.wiki import wiki_file

@@ -13,8 +13,8 @@ from typing import Any
 
 import jinja2
 
+from arborwiki.core.config import ViewerConfig
 from arborwiki.core.records import Claim, ForestNode, Snapshot, WikiPage
-from arborwiki.core.viewer.config import ViewerConfig
 from arborwiki.core.viewer.forest import layout_forest
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import colour_for, safe_name
