@@ -60,7 +60,7 @@ class QueryClient:
             index = self._acquire()
             try:
                 return ray.get(getattr(self.replicas[index], method).remote(*args))
-            except ray.exceptions.ActorDiedError:
+            except ray.exceptions.RayActorError:  # died, or unreachable with no restart
                 self._died(index)
             finally:
                 self._release(index)
@@ -72,7 +72,7 @@ class QueryClient:
             index = self._acquire()
             try:
                 return await getattr(self.replicas[index], method).remote(*args)
-            except ray.exceptions.ActorDiedError:
+            except ray.exceptions.RayActorError:  # died, or unreachable with no restart
                 self._died(index)
             finally:
                 self._release(index)
