@@ -18,16 +18,15 @@ from arborwiki.backends.chat_http import (
     json_schema_format,
 )
 from arborwiki.core.config import ExtractConfig
-from arborwiki.core.extract.base import ExtractionBatch, Extractor, add_stats
+from arborwiki.core.extract.base import ExtractionBatch, Extractor, PlainDrafts
 from arborwiki.core.extract.guarded import TaggedOutput, TaggedRequest, guarded_batch
 from arborwiki.core.extract.prompts import json_schema
-from arborwiki.core.extract.schema import SnapshotDraft
 from arborwiki.core.records import Window
 
 __all__ = ["EndpointError", "OpenAIExtractor", "TransientHTTPError"]
 
 
-class OpenAIExtractor:
+class OpenAIExtractor(PlainDrafts):
     """Extractor over HTTP; `last_extractors` / `stats` as for VLLMExtractor."""
 
     name = "openai"
@@ -44,6 +43,7 @@ class OpenAIExtractor:
             from arborwiki.core.extract.rules import RuleExtractor
 
             fallback = RuleExtractor(cfg)
+        super().__init__()
         self.cfg = cfg
         self.fallback = fallback
         self.endpoint = ChatEndpoint(
@@ -58,9 +58,6 @@ class OpenAIExtractor:
             timeout_s,
         )
         self.url = self.endpoint.url
-        self.stats: dict[str, int] = {"ok": 0, "repaired": 0, "fallback": 0}
-        self.last_stats: dict[str, int] = dict(self.stats)
-        self.last_extractors: list[str] = []
 
     def _generate(self, requests: list[TaggedRequest]) -> list[TaggedOutput]:
         def answer(request: TaggedRequest) -> TaggedOutput:
@@ -73,11 +70,3 @@ class OpenAIExtractor:
     def extract_labeled(self, windows: list[Window]) -> ExtractionBatch:
         """All windows' requests at once, at most `max_concurrency` in flight; labeled."""
         return guarded_batch(windows, self._generate, self.fallback, llm_name=self.name)
-
-    def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
-        """Plain drafts; `last_extractors` / `last_stats` / `stats` describe this call."""
-        batch = self.extract_labeled(windows)
-        self.last_extractors = [e.extractor for e in batch.extractions]
-        self.last_stats = {key: batch.stats[key] for key in self.stats}
-        add_stats(self.stats, self.last_stats)
-        return [e.draft for e in batch.extractions]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from arborwiki.core.config import ExtractConfig
-from arborwiki.core.extract.base import ExtractionBatch, Extractor, add_stats
+from arborwiki.core.extract.base import ExtractionBatch, Extractor, PlainDrafts, add_stats
 from arborwiki.core.extract.guarded import (
     IndexMismatchError,
     TaggedOutput,
@@ -19,7 +19,6 @@ from arborwiki.core.extract.guarded import (
     guarded_batch,
 )
 from arborwiki.core.extract.prompts import json_schema
-from arborwiki.core.extract.schema import SnapshotDraft
 from arborwiki.core.records import Window
 
 COMPACT_JSON = {"backend": "guidance", "disable_any_whitespace": True}
@@ -58,7 +57,7 @@ def sampling_params(cfg: ExtractConfig) -> Any:
     return schema_sampling_params(json_schema(), cfg.temperature, cfg.max_tokens)
 
 
-class VLLMExtractor:
+class VLLMExtractor(PlainDrafts):
     """Extractor over a vLLM engine; records per window which path made each draft."""
 
     name = "vllm"
@@ -74,13 +73,11 @@ class VLLMExtractor:
             from arborwiki.core.extract.rules import RuleExtractor
 
             fallback = RuleExtractor(cfg)
+        super().__init__()
         self.cfg = cfg
         self.llm = llm if llm is not None else build_engine(cfg, **engine_kwargs)
         self.fallback = fallback
         self.params = sampling_params(cfg)
-        self.stats: dict[str, int] = {"ok": 0, "repaired": 0, "fallback": 0}
-        self.last_stats: dict[str, int] = dict(self.stats)
-        self.last_extractors: list[str] = []
 
     def _generate(self, requests: list[TaggedRequest]) -> list[TaggedOutput]:
         """vLLM returns outputs in request order; pair them back with their window tags."""
@@ -104,11 +101,3 @@ class VLLMExtractor:
             result.extractions.extend(batch.extractions)
             add_stats(result.stats, batch.stats)
         return result
-
-    def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
-        """Plain drafts; `last_extractors` / `last_stats` / `stats` describe this call."""
-        batch = self.extract_labeled(windows)
-        self.last_extractors = [e.extractor for e in batch.extractions]
-        self.last_stats = {key: batch.stats[key] for key in self.stats}
-        add_stats(self.stats, self.last_stats)
-        return [e.draft for e in batch.extractions]

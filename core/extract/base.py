@@ -50,6 +50,26 @@ def add_stats(total: dict[str, int], more: dict[str, int]) -> dict[str, int]:
     return total
 
 
+class PlainDrafts:
+    """`extract()` for an LLM extractor in terms of its `extract_labeled()`: the drafts, with
+    `last_extractors` / `last_stats` describing the call and `stats` summed over calls."""
+
+    def __init__(self) -> None:
+        self.stats: dict[str, int] = {"ok": 0, "repaired": 0, "fallback": 0}
+        self.last_stats: dict[str, int] = dict(self.stats)
+        self.last_extractors: list[str] = []
+
+    def extract_labeled(self, windows: list[Window]) -> ExtractionBatch:
+        raise NotImplementedError
+
+    def extract(self, windows: list[Window]) -> list[SnapshotDraft]:
+        batch = self.extract_labeled(windows)
+        self.last_extractors = [e.extractor for e in batch.extractions]
+        self.last_stats = {key: batch.stats[key] for key in self.stats}
+        add_stats(self.stats, self.last_stats)
+        return [e.draft for e in batch.extractions]
+
+
 class LabeledExtractor(Protocol):
     """What the build calls: drafts with the name of the path that made each one."""
 
