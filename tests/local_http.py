@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,3 +27,10 @@ def running(server: S) -> Iterator[S]:
 def base_url(server: ThreadingHTTPServer) -> str:
     """The OpenAI-compatible base URL of a server started by `running`."""
     return f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import time
 import urllib.error
 import urllib.parse
@@ -23,6 +22,7 @@ from arborwiki.cluster.query_client import QueryClient
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
+from tests.local_http import free_port
 
 QUERY_KEYS = {
     "user_id",
@@ -83,9 +83,7 @@ def built(ray_local: None, cfg: Config, tmp_path_factory: pytest.TempPathFactory
 @pytest.fixture(scope="module")
 def base_url(built: tuple, cfg: Config) -> Iterator[str]:
     _, store = built
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     start_query_actor(str(store), cfg, detached=False, refresh_seconds=0.5)
     start_http(cfg, "127.0.0.1", port)
     yield f"http://127.0.0.1:{port}"

@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,15 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.local_http import free_port
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _kill_processes_naming(marker: str) -> None:
@@ -53,7 +48,7 @@ def _kill_processes_naming(marker: str) -> None:
 @pytest.fixture(scope="module")
 def ray_head() -> Iterator[tuple[str, dict[str, str]]]:
     temp = tempfile.mkdtemp(prefix="awjob-", dir="/tmp")  # short: Ray's socket paths
-    dashboard = _free_port()
+    dashboard = free_port()
     env = {
         **os.environ,
         "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -63,9 +58,9 @@ def ray_head() -> Iterator[tuple[str, dict[str, str]]]:
     env.pop("RAY_ADDRESS", None)
     start = [
         str(BIN / "ray"), "start", "--head", "--node-ip-address", "127.0.0.1",
-        "--port", str(_free_port()), "--dashboard-host", "127.0.0.1",
-        "--dashboard-port", str(dashboard), "--ray-client-server-port", str(_free_port()),
-        "--dashboard-agent-listen-port", str(_free_port()), "--num-cpus", "2",
+        "--port", str(free_port()), "--dashboard-host", "127.0.0.1",
+        "--dashboard-port", str(dashboard), "--ray-client-server-port", str(free_port()),
+        "--dashboard-agent-listen-port", str(free_port()), "--num-cpus", "2",
         "--temp-dir", temp, "--disable-usage-stats",
     ]  # fmt: skip
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import time
 import urllib.request
 
@@ -17,6 +16,7 @@ from arborwiki.cluster.serving import serving_actor_names
 from arborwiki.core.config import load_config
 from arborwiki.jobs.serve import stop
 from tests.conftest import EXAMPLES
+from tests.local_http import free_port
 
 
 @pytest.fixture(scope="module")
@@ -25,12 +25,6 @@ def store(ray_local: None, tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("stop_store")
     run_build(str(EXAMPLES / "sample_archive.jsonl"), str(path), load_config())
     return str(path)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def gone(name: str, namespace: str) -> bool:
