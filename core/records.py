@@ -51,8 +51,8 @@ class Record(BaseModel):
     model_config = ConfigDict(frozen=False, extra="forbid")
 
 
-class Message(Record):
-    """One turn of a conversation, as read from the archive (canonical schema)."""
+class MessageFields(Record):
+    """What a turn of a conversation holds: shared by `Message` and `StoredMessage`."""
 
     user_id: str
     conversation_id: str
@@ -64,6 +64,10 @@ class Message(Record):
     text: str
     timestamp: datetime = Field(description="UTC; the session date when only that is known")
     extra: dict[str, str] = Field(default_factory=dict, description="captions and other fields")
+
+
+class Message(MessageFields):
+    """One turn of a conversation, as read from the archive (canonical schema)."""
 
     @property
     def time_known(self) -> bool:
@@ -85,6 +89,16 @@ class Message(Record):
     def search_text(self) -> str:
         """What retrieval indexes: the speaker's name leads, since questions name people."""
         return f"{self.speaker}: {self.full_text}"
+
+
+class StoredMessage(MessageFields):
+    """A row of the messages table: the message, where it sits in the memory, its vector."""
+
+    row_id: str = Field(description="stable_id('msg', user_id, message_id): the table key")
+    search_text: str = Field(description="Message.search_text, full-text indexed")
+    snapshot_id: str | None = None
+    trajectory_id: str | None = None
+    vector: list[float] | None = None
 
 
 class Window(Record):
@@ -241,3 +255,28 @@ class UserMemory(Record):
     evidence: list[EvidenceItem]
     pages: list[WikiPage]
     message_vectors: list[list[float]] = Field(default_factory=list)
+
+
+class RunRecord(Record):
+    """A row of the runs table: one committed build, what it read and what it wrote."""
+
+    run_id: str
+    started_at: datetime
+    finished_at: datetime
+    input: str
+    fingerprint: str
+    counts: dict[str, int] = Field(default_factory=dict, description="rows per kind")
+    versions: dict[str, int] = Field(default_factory=dict, description="table versions")
+
+
+class BuildFailure(Record):
+    """A row of the build_failures table: a user whose stage raised after its retries."""
+
+    failure_id: str
+    run_id: str
+    user_id: str
+    stage: str
+    error: str
+    traceback_digest: str
+    attempts: int
+    failed_at: datetime

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any, TypeVar
+from typing import Any
 
 from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
 from arborwiki.core.records import (
@@ -11,27 +10,15 @@ from arborwiki.core.records import (
     EvidenceItem,
     ForestNode,
     Message,
-    Record,
     Snapshot,
     Trajectory,
     WikiPage,
 )
+from arborwiki.core.schema import row_to_record
 from arborwiki.storage.lance_store import LanceStore, sql_in
+from arborwiki.storage.tables import MESSAGE_REF_COLUMNS as MESSAGE_COLUMNS
 
-R = TypeVar("R", bound=Record)
-MESSAGE_COLUMNS = [
-    "user_id", "conversation_id", "session_id", "message_id", "turn_index", "speaker", "role",
-    "text", "timestamp", "extra", "snapshot_id", "trajectory_id",
-]  # fmt: skip
-
-
-def to_record(cls: type[R], row: dict[str, Any]) -> R:
-    """A stored row back to its record: unknown columns dropped, JSON columns decoded."""
-    data = {k: v for k, v in row.items() if k in cls.model_fields}
-    for key in ("facets", "extra"):
-        if isinstance(data.get(key), str):
-            data[key] = json.loads(data[key])
-    return cls.model_validate(data)
+to_record = row_to_record  # the one row → record conversion (core.schema)
 
 
 def to_message_ref(row: dict[str, Any]) -> MessageRef:

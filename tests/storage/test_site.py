@@ -39,7 +39,7 @@ def write(store: LanceStore, inputs: SiteInputs) -> None:
     table("claims", inputs.claims)
     rows = [
         {**record_row(m), "row_id": f"{m.user_id}/{m.message_id}", "search_text": m.text,
-         "vector": [0.0] * DIM}
+         "snapshot_id": None, "trajectory_id": None, "vector": [0.0] * DIM}
         for m in inputs.messages
     ]  # fmt: skip
     store.upsert("messages", rows_to_table("messages", rows, DIM), DIM)
