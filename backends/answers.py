@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from arborwiki.backends.chat_http import ChatEndpoint, json_schema_format
-from arborwiki.core.answer.answerer import ChatMessages, Generate
 from arborwiki.core.answer.schema import answer_schema
+from arborwiki.core.chat import ChatMessages, Generate
 from arborwiki.core.config import AnswerConfig
 
 

@@ -17,9 +17,10 @@ from arborwiki.backends.chat_http import (
     TransientHTTPError,
     json_schema_format,
 )
+from arborwiki.core.chat import TaggedOutput, TaggedRequest
 from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.base import ExtractionBatch, Extractor, PlainDrafts
-from arborwiki.core.extract.guarded import TaggedOutput, TaggedRequest, guarded_batch
+from arborwiki.core.extract.guarded import guarded_batch
 from arborwiki.core.extract.prompts import json_schema
 from arborwiki.core.records import Window
 

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from arborwiki.core.chat import TaggedOutput, TaggedRequest
 from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.base import ExtractionBatch, Extractor, PlainDrafts, add_stats
-from arborwiki.core.extract.guarded import (
-    IndexMismatchError,
-    TaggedOutput,
-    TaggedRequest,
-    guarded_batch,
-)
+from arborwiki.core.extract.guarded import IndexMismatchError, guarded_batch
 from arborwiki.core.extract.prompts import json_schema
 from arborwiki.core.records import Window
 

@@ -1,12 +1,96 @@
-"""Word normalisation shared by the matching code (history, changed beliefs, localization)."""
+"""Word helpers and stop words, one implementation each (extraction, forest, wiki, query).
+
+- `norm_term`: one spelling per term (lowercase, single spaces): what terms, claim
+  subjects/attributes/values and cue phrases are compared on.
+- `normalize_name`: an entity mention as extraction matches it across snapshots
+  ("Caroline’s " → "caroline": per-word edge punctuation and a trailing possessive go).
+- `normalize_phrase`: a wiki name or item value, kept as said (lowercase, single spaces,
+  edge punctuation only). Using `normalize_name` in the wiki would change LoCoMo dev pages
+  (inventory items lose inner quotes and dashes), so the two stay two, named for what
+  they do.
+- `FUNCTION_WORDS` ⊂ `STOP_WORDS`: a question's content words keep "like", "time", "year"
+  ("What did she like?"), so question analysis drops only the function words; extraction
+  also drops conversational filler.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import lru_cache
 
-from arborwiki.core.extract.lexicon import STOP_WORDS
+from arborwiki.core.records import Snapshot
+
+FUNCTION_WORDS: frozenset[str] = frozenset(
+    """
+    a an the and or of to in on at for with by from is are was were be been do does did
+    what which who whom whose when where why how many much has have had i you he she they
+    we it his her their our my your me him them this that these those as about would could
+    should likely any some all ever
+    """.split()
+)
+# Function words plus chat filler and bare evaluations ("cool", "awesome"): in conversational
+# archives these occur in nearly every window and would swamp keyword Jaccard.
+STOP_WORDS: frozenset[str] = FUNCTION_WORDS | frozenset(
+    """
+    above after again against almost also although always am among another anybody anyone
+    anything anyway anywhere aren around away back became because become before being below
+    besides between both but can cannot couldn didn doesn doing don done down during each
+    either else enough even every everybody everyone everything few further get gets
+    getting got gotten hadn hasn haven having here hers herself himself however if into isn
+    its itself just least less let lets like made make makes may maybe might mine more most
+    must myself near need needs neither never next no nobody none nor not nothing now off
+    often oh ok okay once one only onto other others otherwise ours ourselves out over own
+    per perhaps quite rather really same several shall shouldn since so somebody someone
+    something sometimes somewhat soon still such than theirs themselves then there thing
+    things though through thus together too toward towards under until up upon us very via
+    wasn way well weren whatever whether while will within without won wouldn yet yours
+    yourself yourselves ll ve re im ive id youre youve dont cant didnt isnt wasnt thats
+    theres whats lets gonna wanna gotta kinda sorta yeah yes yep yup nope hey hi hello wow
+    oh ah aw aww haha hah lol omg hmm um uh thanks thank please sure totally definitely
+    absolutely cool great awesome amazing nice good glad wonderful lovely fantastic super
+    sweet incredible beautiful fun bad lot lots stuff bit pretty kind sort feel feeling
+    felt think thought know knew see saw seen say said tell told sound sounds look looks
+    looking want wanted going go goes went come came take took day time today yesterday
+    tomorrow tonight week month year ago last recently lately actually anymore used able
+    new old whole true right totally
+    """.split()
+)
 
 _WORD = re.compile(r"\w+")
+_EDGE_PUNCTUATION = " \t\n.,;:!?\"'()[]"
+POSSESSIVE = re.compile(r"['’]s?$")
+
+
+@lru_cache(maxsize=1 << 16)  # pure; the same terms come back for every comparison
+def norm_term(term: str) -> str:
+    """One spelling per term, so 'Boston ' and 'boston' count as the same entity."""
+    return " ".join(term.lower().split())
+
+
+def norm_set(terms: Iterable[str]) -> set[str]:
+    return {t for t in (norm_term(x) for x in terms) if t}
+
+
+def snapshot_terms(sigma: Snapshot) -> set[str]:
+    """K ∪ E ∪ X: every literal handle a snapshot offers for matching."""
+    return norm_set([*sigma.keywords, *sigma.entities, *sigma.terms])
+
+
+@lru_cache(maxsize=1 << 16)  # pure, and called on the same few names again and again
+def normalize_name(text: str) -> str:
+    """'Caroline’s ' → 'caroline': the form entities are matched on across snapshots."""
+    words = [w.strip('.,;:!?()[]"“”-') for w in text.replace("’", "'").split()]
+    name = " ".join(w for w in words if w).lower()
+    return POSSESSIVE.sub("", name).strip()
+
+
+@lru_cache(maxsize=1 << 16)  # pure; the wiki normalises the same names for every category
+def normalize_phrase(text: str) -> str:
+    """One spelling per wiki name or item: lowercase, single spaces, no edge punctuation;
+    inner punctuation and possessives stay ("reading \"charlotte's web\"" keeps its words
+    as said). Distinct from `normalize_name`, which folds an entity mention to its owner."""
+    return " ".join(text.lower().split()).strip(_EDGE_PUNCTUATION)
 
 
 def content_words(text: str) -> set[str]:

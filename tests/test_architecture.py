@@ -81,3 +81,52 @@ def test_layers_import_each_other_only_through_the_arborwiki_namespace() -> None
 def test_local_service_imports_no_ray() -> None:
     """`query --local` and `evaluate` run without importing Ray."""
     assert "ray" not in _imports(REPO / "cluster" / "local_service.py")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(["arborwiki", *parts])
+
+
+def _module_imports(path: Path, known: set[str]) -> set[str]:
+    """Our modules `path` imports at module level (TYPE_CHECKING blocks included: a cycle
+    hidden behind one is still a cycle in the design); imports inside functions are left
+    out, they run after every module is loaded."""
+    targets: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        blocks = [node]
+        if isinstance(node, ast.If):
+            blocks = [*node.body, *node.orelse]
+        for stmt in blocks:
+            if isinstance(stmt, ast.Import):
+                targets |= {a.name for a in stmt.names}
+            elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+                subs = {f"{stmt.module}.{a.name}" for a in stmt.names}
+                targets |= (subs & known) or {stmt.module}
+    return targets & known
+
+
+def test_no_import_cycles() -> None:
+    files = {_module_name(p): p for layer in LAYERS for p in (REPO / layer).rglob("*.py")}
+    graph = {name: _module_imports(path, set(files)) - {name} for name, path in files.items()}
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt) :] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+    assert cycles == []

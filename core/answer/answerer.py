@@ -7,8 +7,6 @@ core makes no model call of its own and tests drive the whole loop with a script
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pydantic import BaseModel
 
 from arborwiki.core.answer.check import CheckedAnswer, abstention, check_answer
@@ -19,12 +17,10 @@ from arborwiki.core.answer.prompt import (
     parse_rewrite,
     rewrite_query_messages,
 )
+from arborwiki.core.chat import ChatMessages, Generate
 from arborwiki.core.config import AnswerConfig
 from arborwiki.core.query.result import QueryResult
 from arborwiki.core.query.service import QueryService
-
-ChatMessages = list[dict[str, str]]
-Generate = Callable[[list[ChatMessages]], list[str]]
 
 
 class AnsweredQuery(BaseModel):

@@ -24,6 +24,8 @@ from functools import lru_cache
 
 import dateparser
 
+from arborwiki.core.words import norm_term
+
 _MONTH = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 )
@@ -81,7 +83,7 @@ _SETTINGS_BASE = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False
 
 
 def _rewrite(span: str, kind: str) -> str:
-    text = " ".join(span.lower().split())
+    text = norm_term(span)
     if kind == "month":
         return _MONTH_PREFIX.sub("", text)
     for pattern, repl in _REWRITES:

@@ -27,6 +27,7 @@ from arborwiki.core.extract.lexicon import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
+from arborwiki.core.words import POSSESSIVE, normalize_name
 
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|\s+(?=\[)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
@@ -38,7 +39,6 @@ _QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{1,80}?)[\"”]")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.])\d[\w]*(?:[.,:/]\d+)*[\w%]*")
 _LOWER_WORD = re.compile(r"[a-z0-9]+")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
-_POSSESSIVE = re.compile(r"['’]s?$")
 _NAME_AFTER = r"([A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)?)"
 _PERSON_CUE = re.compile(
     r"\b(?i:my|our|his|her|their)\s+(?i:"
@@ -55,14 +55,6 @@ _LOCATION_CUE = re.compile(
 _QUANTITY = re.compile(
     r"(?i)\b(\d+|" + "|".join(sorted(NUMBER_WORDS)) + r")\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?"
 )
-
-
-@lru_cache(maxsize=1 << 16)  # pure, and called on the same few names again and again
-def normalize_name(text: str) -> str:
-    """'Caroline’s ' → 'caroline': the form entities are matched on across snapshots."""
-    words = [w.strip('.,;:!?()[]"“”-') for w in text.replace("’", "'").split()]
-    name = " ".join(w for w in words if w).lower()
-    return _POSSESSIVE.sub("", name).strip()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -214,7 +206,7 @@ def terms(texts: list[str], mentions: Mentions, names: Names, limit: int) -> lis
         out.extend(t.lower() for t in _DIGIT_TOKEN.findall(text))
     for span in mentions.inner:
         for word in span.split():
-            word = _POSSESSIVE.sub("", word)
+            word = POSSESSIVE.sub("", word)
             if not names.is_speaker(word) and word not in STOP_WORDS:
                 out.append(word)
     return list(dict.fromkeys(out))[:limit]

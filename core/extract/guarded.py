@@ -7,8 +7,9 @@ which path produced it. Keeping it engine-free lets CPU tests drive it with a sc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from arborwiki.core.chat import GenerateTagged, TaggedOutput, TaggedRequest
 from arborwiki.core.extract.base import Extraction, ExtractionBatch, Extractor
 from arborwiki.core.extract.prompts import (
     DraftParseError,
@@ -18,11 +19,6 @@ from arborwiki.core.extract.prompts import (
 )
 from arborwiki.core.extract.schema import SnapshotDraft
 from arborwiki.core.records import Window
-
-ChatMessages = list[dict[str, str]]
-TaggedRequest = tuple[int, ChatMessages]
-TaggedOutput = tuple[int, str]
-Generate = Callable[[list[TaggedRequest]], list[TaggedOutput]]
 
 OK, REPAIRED, FALLBACK = "ok", "repaired", "fallback"
 
@@ -54,7 +50,7 @@ def _try_parse(text: str) -> tuple[SnapshotDraft | None, str]:
 
 
 def guarded_extract(
-    windows: list[Window], generate: Generate, fallback: Extractor, llm_name: str = "vllm"
+    windows: list[Window], generate: GenerateTagged, fallback: Extractor, llm_name: str = "vllm"
 ) -> tuple[list[SnapshotDraft], list[str], dict[str, int]]:
     """One draft per window: the LLM's, its one repair, or the fallback extractor's.
 
@@ -105,7 +101,7 @@ def guarded_extract(
 
 
 def guarded_batch(
-    windows: list[Window], generate: Generate, fallback: Extractor, llm_name: str = "vllm"
+    windows: list[Window], generate: GenerateTagged, fallback: Extractor, llm_name: str = "vllm"
 ) -> ExtractionBatch:
     """`guarded_extract` as an ExtractionBatch, counting engine calls and prompts sent."""
     usage = {"engine_calls": 0, "engine_prompts": 0}

@@ -2,34 +2,8 @@
 
 from __future__ import annotations
 
-# Function words plus chat filler and bare evaluations ("cool", "awesome"): in conversational
-# archives these occur in nearly every window and would swamp keyword Jaccard.
-STOP_WORDS: frozenset[str] = frozenset(
-    """
-    a about above after again against all almost also although always am among an and another
-    any anybody anyone anything anyway anywhere are aren around as at away back be became because
-    become been before being below besides between both but by can cannot could couldn did didn
-    do does doesn doing don done down during each either else enough even ever every everybody
-    everyone everything few for from further get gets getting got gotten had hadn has hasn have
-    haven having he her here hers herself him himself his how however i if in into is isn it its
-    itself just least less let lets like likely made make makes many may maybe me might mine more
-    most much must my myself near need needs neither never next no nobody none nor not nothing now
-    of off often oh ok okay on once one only onto or other others otherwise our ours ourselves out
-    over own per perhaps quite rather really same several shall she should shouldn since so some
-    somebody someone something sometimes somewhat soon still such than that the their theirs them
-    themselves then there these they thing things this those though through thus to together too
-    toward towards under until up upon us very via was wasn way we well were weren what whatever
-    when where whether which while who whom whose why will with within without won would wouldn
-    yet you your yours yourself yourselves ll ve re im ive id youre youve dont cant didnt isnt
-    wasnt thats theres whats lets gonna wanna gotta kinda sorta yeah yes yep yup nope hey hi hello
-    wow oh ah aw aww haha hah lol omg hmm um uh thanks thank please sure totally definitely
-    absolutely cool great awesome amazing nice good glad wonderful lovely fantastic super sweet
-    incredible beautiful fun bad lot lots stuff bit pretty kind sort feel feeling felt think
-    thought know knew see saw seen say said tell told sound sounds look looks looking want wanted
-    going go goes went come came take took day time today yesterday tomorrow tonight week month
-    year ago last recently lately actually anymore used able new old whole true right ever totally
-    """.split()
-)
+# STOP_WORDS lives with the other word helpers; re-exported so extraction reads its lists here.
+from arborwiki.core.words import STOP_WORDS  # noqa: F401
 
 INTERJECTIONS: frozenset[str] = frozenset(
     """

@@ -3,12 +3,12 @@
 from arborwiki.core.forest.evidence import build_evidence, history
 from arborwiki.core.forest.forest import Forest, build_forest
 from arborwiki.core.forest.lifecycle import Judge, RuleJudge, apply_lifecycle
-from arborwiki.core.forest.placement import Candidate, Placement
+from arborwiki.core.forest.placement import NodeCandidate, Placement
 from arborwiki.core.forest.scoring import GScore, g_score, specific, term_idf
 from arborwiki.core.forest.state import TrajectoryState
 
 __all__ = [
-    "Candidate",
+    "NodeCandidate",
     "Forest",
     "GScore",
     "Judge",

@@ -12,7 +12,7 @@ import re
 
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.records import Claim, EvidenceItem, EvidenceKind, Snapshot, stable_id
-from arborwiki.core.words import stems
+from arborwiki.core.words import norm_term, stems
 
 EVENT_FACETS = ("event_type",)
 ARTIFACT_WORDS = frozenset(
@@ -55,8 +55,8 @@ def evidence_kind(claim: Claim, snapshot: Snapshot | None) -> EvidenceKind:
     attr = _words(claim.attribute)
     if attr & ARTIFACT_WORDS:
         return "artifact"
-    single = {" ".join(a.lower().split()) for a in LifecycleConfig().single_valued_attributes}
-    if " ".join(claim.attribute.lower().split()) in single or attr & STATE_WORDS:
+    single = {norm_term(a) for a in LifecycleConfig().single_valued_attributes}
+    if norm_term(claim.attribute) in single or attr & STATE_WORDS:
         return "state"
     return "fact"
 

@@ -2,7 +2,7 @@
 
 Cascade (SPEC §3, cheapest first): (1) explicit continuation → the active state; (2) an
 explicit return cue → the user's timeline; (3) a hybrid candidate set (vector-nearest
-nodes, keyword/entity inverted index, topic anchors). Candidate nodes are reranked with
+nodes, keyword/entity inverted index, topic anchors). NodeCandidate nodes are reranked with
 s(v) = g(σ, T(v)) + s_key + s_rec + s_topic and a calibrated threshold judges CONTINUE or
 NEW. An interior node forks only when it beats its trajectory's tail by `fork_margin`.
 
@@ -23,15 +23,13 @@ import numpy as np
 
 from arborwiki.core.config import AttachConfig
 from arborwiki.core.forest.node_index import GrowingArray, NodeVectors, Postings
-from arborwiki.core.forest.placement import Candidate, Placement, Stage, has_cue
+from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage, has_cue
 from arborwiki.core.forest.scoring import (
     GScore,
     SnapshotFeatures,
     TrajectoryFeatures,
     facet_pairs,
     g_prepared,
-    norm_set,
-    snapshot_terms,
     specific,
     term_idf,
     vector_center,
@@ -46,6 +44,7 @@ from arborwiki.core.forest.summaries import (
     trimmed_path,
 )
 from arborwiki.core.records import ForestNode, Snapshot, Trajectory, stable_id
+from arborwiki.core.words import norm_set, snapshot_terms
 
 
 class Forest:
@@ -384,12 +383,12 @@ class _Scorer:
     def ranked(self) -> RankedCandidates:
         return RankedCandidates(self, np.flatnonzero(self._seen))
 
-    def candidate(self, position: int) -> Candidate:
+    def candidate(self, position: int) -> NodeCandidate:
         f = self.forest
         node = f._nodes[position]
         s_key, s_rec, s_topic = self._parts()
         traj = int(f._node_traj.view()[position])
-        return Candidate(
+        return NodeCandidate(
             node.node_id,
             node.trajectory_id,
             self.is_tail(position),
@@ -401,16 +400,16 @@ class _Scorer:
         )
 
 
-class RankedCandidates(Sequence[Candidate]):
+class RankedCandidates(Sequence[NodeCandidate]):
     """Every node a `locate` call scored, best first — built only when someone reads it
     (attaching reads just the decision; `localize` and tests read the list)."""
 
     def __init__(self, scorer: _Scorer, positions: np.ndarray) -> None:
         self._scorer: _Scorer | None = scorer
         self._positions = positions
-        self._items: list[Candidate] | None = None
+        self._items: list[NodeCandidate] | None = None
 
-    def _list(self) -> list[Candidate]:
+    def _list(self) -> list[NodeCandidate]:
         if self._items is None:
             assert self._scorer is not None
             made = [self._scorer.candidate(int(p)) for p in self._positions]
@@ -435,12 +434,12 @@ class RankedCandidates(Sequence[Candidate]):
         return repr(self._list())
 
 
-def _rank_key(c: Candidate) -> tuple[float, int, str]:
+def _rank_key(c: NodeCandidate) -> tuple[float, int, str]:
     """Best score first; on a tie prefer a tail (continue rather than fork), then by id."""
     return (-c.score, 0 if c.is_tail else 1, c.node_id)
 
 
-def _ranked(seen: dict[str, Candidate]) -> list[Candidate]:
+def _ranked(seen: dict[str, NodeCandidate]) -> list[NodeCandidate]:
     return sorted(seen.values(), key=_rank_key)
 
 

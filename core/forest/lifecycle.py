@@ -17,10 +17,7 @@ import numpy as np
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.forest.node_index import GrowingArray
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
+from arborwiki.core.words import norm_term
 
 
 def claim_tokens(claim: Claim) -> set[str]:
@@ -55,7 +52,7 @@ class RuleJudge:
             return Decision("ADD")
         attr = set(re.findall(r"\w+", claim.attribute.lower()))
         for old in candidates:
-            same_subject = _norm(old.subject) == _norm(claim.subject)
+            same_subject = norm_term(old.subject) == norm_term(claim.subject)
             if same_subject and attr & set(re.findall(r"\w+", old.attribute.lower())):
                 return Decision("REVISE", old.claim_id)
         return Decision("ADD")
@@ -85,7 +82,7 @@ def apply_lifecycle(
     """
     judge = judge or RuleJudge()
     by_snapshot = {s.snapshot_id: s for s in snapshots}
-    single = {_norm(a) for a in cfg.single_valued_attributes}
+    single = {norm_term(a) for a in cfg.single_valued_attributes}
     book = _ClaimBook(nodes)
     for node in sorted(nodes, key=lambda n: n.seq):
         for original in by_snapshot[node.snapshot_id].claims:
@@ -113,7 +110,11 @@ class _ClaimBook:
 
     def add(self, claim: Claim, node_id: str) -> None:
         index = len(self.claims)
-        subj, attr, value = _norm(claim.subject), _norm(claim.attribute), _norm(claim.value)
+        subj, attr, value = (
+            norm_term(claim.subject),
+            norm_term(claim.attribute),
+            norm_term(claim.value),
+        )
         self.claims.append(claim)
         self.keys.append((subj, attr, value))
         self.by_id[claim.claim_id] = claim
@@ -191,12 +192,12 @@ def _place(
 ) -> None:
     """The pool the scan saw — the branch's active claims (time order), then, for a
     single-valued attribute, active claims of other branches — read through the indexes."""
-    subj, attr, value = _norm(claim.subject), _norm(claim.attribute), _norm(claim.value)
+    subj, attr, value = norm_term(claim.subject), norm_term(claim.attribute), norm_term(claim.value)
     keyed = [i for i in book.same_key(subj, attr) if book.claims[i].status == "active"]
     branch = [i for i in keyed if book.on_branch(i, node_id)]
     elsewhere = [i for i in keyed if not book.on_branch(i, node_id)] if attr in single else []
     same_sa = [book.claims[i] for i in branch + elsewhere]
-    literal = [c for c in same_sa if _norm(c.value) == value]
+    literal = [c for c in same_sa if norm_term(c.value) == value]
     changed = claim.negated or claim.change_cue
     if literal and changed:
         _supersede(claim, literal[-1], "DEPRECATE", "deprecated", book)

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from arborwiki.core.forest.scoring import GScore
+from arborwiki.core.words import norm_term
 
 Decision = Literal["CONTINUE", "NEW"]
 Stage = Literal["empty", "continuation", "return", "hybrid", "new"]
 
 
 @dataclass(frozen=True)
-class Candidate:
+class NodeCandidate:
     """A node v scored by the branch-aware rerank s(v) = s_ce + s_key + s_rec + s_topic.
 
     s_ce is g(σ, T(v)) (no cross-encoder configured), so nodes of one trajectory differ
@@ -41,7 +42,7 @@ class Placement:
     node_id: str | None = None
     trajectory_id: str | None = None
     fork: bool = False
-    candidates: Sequence[Candidate] = field(default_factory=list)  # ranked, best first
+    candidates: Sequence[NodeCandidate] = field(default_factory=list)  # ranked, best first
 
     @property
     def reason(self) -> str:
@@ -52,5 +53,5 @@ class Placement:
 
 def has_cue(text: str, cues: list[str]) -> bool:
     """Whole-word, case-insensitive match of any cue phrase (so 'also' ≠ 'alsoran')."""
-    lowered = " ".join(text.lower().split())
+    lowered = norm_term(text)
     return any(re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", lowered) for c in cues if c)

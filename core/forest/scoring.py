@@ -5,32 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from arborwiki.core.config import AttachConfig
 from arborwiki.core.embedding import cosine
+from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.records import Snapshot
-
-if TYPE_CHECKING:
-    from arborwiki.core.forest.state import TrajectoryState
-
-
-@lru_cache(maxsize=1 << 16)  # pure; the same terms come back for every comparison
-def norm_term(term: str) -> str:
-    """One spelling per term, so 'Boston ' and 'boston' count as the same entity."""
-    return " ".join(term.lower().split())
-
-
-def norm_set(terms: Iterable[str]) -> set[str]:
-    return {t for t in (norm_term(x) for x in terms) if t}
-
-
-def snapshot_terms(sigma: Snapshot) -> set[str]:
-    """K ∪ E ∪ X: every literal handle a snapshot offers for matching."""
-    return norm_set([*sigma.keywords, *sigma.entities, *sigma.terms])
+from arborwiki.core.words import norm_set, norm_term, snapshot_terms
 
 
 def term_idf(snapshots: Sequence[Snapshot]) -> dict[str, float]:

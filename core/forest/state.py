@@ -7,8 +7,8 @@ from datetime import datetime
 
 import numpy as np
 
-from arborwiki.core.forest.scoring import norm_set, norm_term, snapshot_terms
 from arborwiki.core.records import Snapshot
+from arborwiki.core.words import norm_set, norm_term, snapshot_terms
 
 
 @dataclass

@@ -5,18 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from arborwiki.core.words import FUNCTION_WORDS as STOP
+
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
 _COUNT = re.compile(r"\bhow (many|much|often)\b|\bnumber of\b|\bcount\b", re.I)
 _LIST = re.compile(
     r"\b(what|which) (are|were|kinds?|types?|things|books|places|pets|activities)\b"
     r"|\blist\b|\ball (the|of)\b|\bwhat \w+ (has|have|did)\b",
     re.I,
-)
-STOP = frozenset(
-    "a an the and or of to in on at for with by from is are was were be been do does did what "
-    "which who whom whose when where why how many much has have had i you he she they we it "
-    "his her their our my your me him them this that these those as about would could should "
-    "likely any some all ever".split()
 )
 
 

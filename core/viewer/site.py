@@ -21,7 +21,7 @@ from arborwiki.core.viewer.names import colour_for, safe_name
 from arborwiki.core.viewer.search import inline_json, search_entries
 from arborwiki.core.viewer.timeline import build_timelines, timeline_file
 from arborwiki.core.viewer.wiki import WikiLinker, markdown_renderer, render_wiki_html, wiki_file
-from arborwiki.core.wiki.text import claim_day, normalize_name
+from arborwiki.core.wiki.text import claim_day, normalize_phrase
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STYLE = "style.css"
@@ -159,7 +159,7 @@ class SiteBuilder:
             claim,
             claim_day(claim),
             f"c-{safe_name(claim.claim_id)}",
-            "../" + timeline_file(normalize_name(claim.subject) or "unnamed"),
+            "../" + timeline_file(normalize_phrase(claim.subject) or "unnamed"),
             href(claim.supersedes),
             href(claim.superseded_by),
         )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from arborwiki.core.records import Claim, Message
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import safe_name
-from arborwiki.core.wiki.text import claim_day, normalize_name, sorted_ids
+from arborwiki.core.wiki.text import claim_day, normalize_phrase, sorted_ids
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class SubjectTimeline:
 
 
 def timeline_file(subject: str) -> str:
-    return f"timeline/{safe_name(normalize_name(subject) or 'unnamed')}.html"
+    return f"timeline/{safe_name(normalize_phrase(subject) or 'unnamed')}.html"
 
 
 def chains_of(claims: list[Claim]) -> list[list[Claim]]:
@@ -118,7 +118,7 @@ def build_timelines(inputs: SiteInputs) -> list[SubjectTimeline]:
     subjects: dict[str, SubjectTimeline] = {}
     for chain in chains_of(inputs.claims):
         last = chain[-1]
-        name = normalize_name(last.subject) or "unnamed"
+        name = normalize_phrase(last.subject) or "unnamed"
         timeline = subjects.setdefault(name, SubjectTimeline(name, timeline_file(name)))
         versions = [
             VersionView(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from arborwiki.core.config import WikiConfig
 from arborwiki.core.records import Claim, EvidenceItem, Snapshot, Trajectory, WikiPage
-from arborwiki.core.wiki.content import PageContent, PageRef
+from arborwiki.core.wiki.content import PageContent, PageLink
 from arborwiki.core.wiki.context import EmbedFn, WikiInputs
 from arborwiki.core.wiki.entities import plan_entity_pages
 from arborwiki.core.wiki.inventory import plan_inventory_pages
@@ -53,8 +53,8 @@ def _link(contents: list[PageContent]) -> None:
     topic ↔ entity pages sharing a trajectory."""
     index, pages = contents[0], contents[1:]
 
-    def to(c: PageContent, group: str) -> PageRef:
-        return PageRef(group, c.title, filename_for(c.kind, c.title, c.shard_index, c.shard_count))
+    def to(c: PageContent, group: str) -> PageLink:
+        return PageLink(group, c.title, filename_for(c.kind, c.title, c.shard_index, c.shard_count))
 
     index.refs = [
         to(c, INDEX_GROUPS[kind]) for kind in INDEX_GROUPS for c in pages if c.kind == kind

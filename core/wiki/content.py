@@ -9,7 +9,7 @@ from arborwiki.core.words import content_words
 
 
 @dataclass(frozen=True)
-class PageRef:
+class PageLink:
     """A link to another page, grouped under a heading ("Shards", "Entities", ...)."""
 
     group: str
@@ -56,7 +56,7 @@ class PageContent:
     counts: list[CountLine] = field(default_factory=list)
     inventory: list[InventoryItem] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
-    refs: list[PageRef] = field(default_factory=list)
+    refs: list[PageLink] = field(default_factory=list)
     shard_index: int = 0
     shard_count: int = 1
     parent: PageContent | None = None

@@ -9,7 +9,7 @@ from arborwiki.core.records import Claim
 from arborwiki.core.wiki.content import CountLine, PageContent, split_claims
 from arborwiki.core.wiki.context import EmbedFn, WikiInputs, summary_matrix
 from arborwiki.core.wiki.shards import balanced_shards
-from arborwiki.core.wiki.text import normalize_name, sorted_ids
+from arborwiki.core.wiki.text import normalize_phrase, sorted_ids
 from arborwiki.core.wiki.titles import distinctive_phrases, phrase_title
 
 
@@ -17,13 +17,13 @@ def _snapshot_mentions(inputs: WikiInputs) -> dict[str, list[str]]:
     """Normalized entity → snapshot ids naming it (in snapshot order)."""
     mentions: dict[str, list[str]] = defaultdict(list)
     for sid, snap in inputs.snapshots.items():
-        for name in {normalize_name(e) for e in snap.entities} - {""}:
+        for name in {normalize_phrase(e) for e in snap.entities} - {""}:
             mentions[name].append(sid)
     return mentions
 
 
 def _claim_names(claim: Claim) -> set[str]:
-    return {normalize_name(claim.subject), normalize_name(claim.value)} - {""}
+    return {normalize_phrase(claim.subject), normalize_phrase(claim.value)} - {""}
 
 
 def entity_names(inputs: WikiInputs, cfg: WikiConfig) -> list[str]:
@@ -31,8 +31,8 @@ def entity_names(inputs: WikiInputs, cfg: WikiConfig) -> list[str]:
     mentions = _snapshot_mentions(inputs)
     names = {n for n, sids in mentions.items() if len(sids) >= cfg.min_entity_mentions}
     for claim in inputs.claims.values():
-        names.add(normalize_name(claim.subject))
-        value = normalize_name(claim.value)
+        names.add(normalize_phrase(claim.subject))
+        value = normalize_phrase(claim.value)
         if value in mentions:
             names.add(value)
     return sorted(names - {""})
@@ -83,7 +83,7 @@ def _inverted(inputs: WikiInputs) -> tuple[dict[str, list[Claim]], dict[str, set
     trajectories_of: dict[str, set[str]] = defaultdict(set)
     for tid, t in inputs.trajectories.items():
         for e in t.entities:
-            trajectories_of[normalize_name(e)].add(tid)
+            trajectories_of[normalize_phrase(e)].add(tid)
     return claims_of, trajectories_of
 
 

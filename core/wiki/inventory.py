@@ -10,7 +10,7 @@ from arborwiki.core.config import WikiConfig
 from arborwiki.core.records import Claim
 from arborwiki.core.wiki.content import CountLine, InventoryItem, PageContent, Revision
 from arborwiki.core.wiki.context import WikiInputs
-from arborwiki.core.wiki.text import normalize_item, normalize_name, sorted_ids, trigger_pattern
+from arborwiki.core.wiki.text import normalize_item, normalize_phrase, sorted_ids, trigger_pattern
 
 FACET_PREFIX = "facet:"
 
@@ -36,12 +36,12 @@ def _word_pattern(triggers: tuple[str, ...]) -> re.Pattern[str]:
 
 def _matches(triggers: list[str], *texts: str) -> bool:
     pattern = _word_pattern(tuple(triggers))
-    return any(pattern.search(normalize_name(text)) for text in texts)
+    return any(pattern.search(normalize_phrase(text)) for text in texts)
 
 
 def _is_trigger(triggers: list[str], text: str) -> bool:
     """An entity that is just a category word ("book") names no item; "book club" does."""
-    return normalize_item(text) in {normalize_name(t) for t in triggers}
+    return normalize_item(text) in {normalize_phrase(t) for t in triggers}
 
 
 def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally]:

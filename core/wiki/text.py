@@ -8,21 +8,15 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from arborwiki.core.records import Claim
+from arborwiki.core.words import normalize_phrase
 
 # Determiners dropped from item values so "a dog" and "dog" count as one item.
 LEADING_DETERMINERS = ("a", "an", "the", "my", "our", "his", "her", "their", "some")
-_EDGE_PUNCTUATION = " \t\n.,;:!?\"'()[]"
-
-
-@lru_cache(maxsize=1 << 16)  # pure; the same names are normalised for every category
-def normalize_name(text: str) -> str:
-    """One spelling per entity: lowercase, single spaces, no edge punctuation."""
-    return " ".join(text.lower().split()).strip(_EDGE_PUNCTUATION)
 
 
 def normalize_item(text: str) -> str:
     """An inventory item value: a normalized name without a leading determiner."""
-    words = normalize_name(text).split()
+    words = normalize_phrase(text).split()
     while len(words) > 1 and words[0] in LEADING_DETERMINERS:
         words = words[1:]
     return " ".join(words)
@@ -54,8 +48,8 @@ def claim_day(claim: Claim) -> str:
 @lru_cache(maxsize=256)
 def trigger_pattern(triggers: tuple[str, ...]) -> re.Pattern[str]:
     """One compiled regex per lexicon: any trigger as a whole word or phrase, plural 's' allowed
-    ("dogs" matches "dog"). Texts must be passed through `normalize_name` first."""
-    words = sorted({normalize_name(t) for t in triggers} - {""}, key=lambda w: (-len(w), w))
+    ("dogs" matches "dog"). Texts must be passed through `normalize_phrase` first."""
+    words = sorted({normalize_phrase(t) for t in triggers} - {""}, key=lambda w: (-len(w), w))
     if not words:
         return re.compile(r"(?!)")  # matches nothing
     return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")s?\b")

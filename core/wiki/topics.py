@@ -6,13 +6,13 @@ from arborwiki.core.config import WikiConfig
 from arborwiki.core.records import Trajectory
 from arborwiki.core.wiki.content import CountLine, PageContent, split_claims
 from arborwiki.core.wiki.context import WikiInputs
-from arborwiki.core.wiki.text import normalize_name, sorted_ids
+from arborwiki.core.wiki.text import normalize_phrase, sorted_ids
 from arborwiki.core.wiki.titles import distinctive_phrases, phrase_title
 
 
 def topic_key(t: Trajectory, cfg: WikiConfig) -> tuple[str, ...] | None:
     """The trajectory's first `topic_keywords` keywords (extractors list the strongest first)."""
-    words = [normalize_name(k) for k in t.keywords if normalize_name(k)]
+    words = [normalize_phrase(k) for k in t.keywords if normalize_phrase(k)]
     head = tuple(sorted(dict.fromkeys(words[: cfg.topic_keywords])))
     return head if len(head) == cfg.topic_keywords else None
 
@@ -61,7 +61,7 @@ def topic_page(group: list[Trajectory], inputs: WikiInputs) -> PageContent:
         snap = inputs.snapshots.get(sid)
         for value in snap.facets.get("quantity", []) if snap else []:
             counts.append(CountLine("quantity", value, tuple(sorted_ids(snap.message_ids))))
-    entities = sorted({normalize_name(e) for t in group for e in t.entities} - {""})
+    entities = sorted({normalize_phrase(e) for t in group for e in t.entities} - {""})
     first = group[0]
     fallback = first.title.strip() or ", ".join(first.keywords[:3]) or first.trajectory_id
     phrases = distinctive_phrases(group, inputs.trajectories.values(), inputs.snapshots)

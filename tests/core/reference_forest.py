@@ -12,15 +12,13 @@ import numpy as np
 
 from arborwiki.core.config import AttachConfig, LifecycleConfig
 from arborwiki.core.embedding import cosine
-from arborwiki.core.forest.lifecycle import Judge, RuleJudge, _norm, claim_tokens
-from arborwiki.core.forest.placement import Candidate, Placement, Stage, has_cue
+from arborwiki.core.forest.lifecycle import Judge, RuleJudge, claim_tokens
+from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage, has_cue
 from arborwiki.core.forest.scoring import (
     GScore,
     facet_bonus,
     facet_pairs,
     jaccard,
-    norm_set,
-    snapshot_terms,
     specific,
     term_idf,
     vector_center,
@@ -36,6 +34,8 @@ from arborwiki.core.records import (
     Trajectory,
     stable_id,
 )
+from arborwiki.core.words import norm_set, snapshot_terms
+from arborwiki.core.words import norm_term as _norm
 
 
 def _centered_cos(a: object, b: object, center: np.ndarray | None) -> float:
@@ -137,7 +137,7 @@ class ScanForest:
         if not self._nodes:
             return Placement("NEW", "empty")
         cfg, topic = self.cfg, self.topic_key_for(sigma)
-        seen: dict[str, Candidate] = {}
+        seen: dict[str, NodeCandidate] = {}
         active = self._active_node(sigma, session_prev)
         if active is not None:
             best = self._best(sigma, topic, [active], seen)
@@ -220,12 +220,12 @@ class ScanForest:
         return kept
 
     def _best(
-        self, sigma: Snapshot, topic: str, node_ids: list[str], seen: dict[str, Candidate]
-    ) -> Candidate | None:
+        self, sigma: Snapshot, topic: str, node_ids: list[str], seen: dict[str, NodeCandidate]
+    ) -> NodeCandidate | None:
         terms = norm_set([*sigma.keywords, *sigma.entities])
         wanted = [n for n in node_ids if n]
         wanted += [self._states[self._by_id[n].trajectory_id].tail_node_id or "" for n in wanted]
-        scored: list[Candidate] = []
+        scored: list[NodeCandidate] = []
         g_cache: dict[str, GScore] = {}
         for node_id in dict.fromkeys(wanted):
             if node_id not in seen:
@@ -241,7 +241,9 @@ class ScanForest:
                 s_topic = self.cfg.w_topic if topic and node.topic_key == topic else 0.0
                 total = g.total + s_key + s_rec + s_topic
                 is_tail = self._states[tid].tail_node_id == node_id
-                seen[node_id] = Candidate(node_id, tid, is_tail, total, g, s_key, s_rec, s_topic)
+                seen[node_id] = NodeCandidate(
+                    node_id, tid, is_tail, total, g, s_key, s_rec, s_topic
+                )
             scored.append(seen[node_id])
         best = min(scored, key=_rank_key, default=None)
         if best is None or best.is_tail:
@@ -249,7 +251,9 @@ class ScanForest:
         tail = seen[self._states[best.trajectory_id].tail_node_id or ""]
         return best if best.score >= tail.score + self.cfg.fork_margin else tail
 
-    def _continue(self, best: Candidate, stage: Stage, seen: dict[str, Candidate]) -> Placement:
+    def _continue(
+        self, best: NodeCandidate, stage: Stage, seen: dict[str, NodeCandidate]
+    ) -> Placement:
         return Placement(
             "CONTINUE",
             stage,
@@ -328,12 +332,12 @@ class ScanForest:
         return forest
 
 
-def _rank_key(c: Candidate) -> tuple[float, int, str]:
+def _rank_key(c: NodeCandidate) -> tuple[float, int, str]:
     """Best score first; on a tie prefer a tail (continue rather than fork), then by id."""
     return (-c.score, 0 if c.is_tail else 1, c.node_id)
 
 
-def _ranked(seen: dict[str, Candidate]) -> list[Candidate]:
+def _ranked(seen: dict[str, NodeCandidate]) -> list[NodeCandidate]:
     return sorted(seen.values(), key=_rank_key)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from arborwiki.core.chat import TaggedRequest
 from arborwiki.core.config import ExtractConfig
-from arborwiki.core.extract.guarded import IndexMismatchError, TaggedRequest, guarded_extract
+from arborwiki.core.extract.guarded import IndexMismatchError, guarded_extract
 from arborwiki.core.extract.rules import RuleExtractor
 from tests.core.extract_windows import make_window, valid_output
 
