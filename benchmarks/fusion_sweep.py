@@ -17,7 +17,7 @@ from arborwiki.core.config import load_config
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.metrics import aggregate, score
 from arborwiki.core.evaluation.variants import Variants
-from arborwiki.storage.readers_locomo import read_locomo_qa
+from arborwiki.storage.archive.locomo import read_locomo_qa
 
 
 def main() -> None:

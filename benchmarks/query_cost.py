@@ -17,7 +17,7 @@ import numpy as np
 
 from arborwiki.cluster.query_actor import open_service
 from arborwiki.core.config import load_config
-from arborwiki.storage.readers_locomo import read_locomo_qa
+from arborwiki.storage.archive.locomo import read_locomo_qa
 
 
 def main() -> None:

@@ -11,9 +11,9 @@ from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.service import QueryService
 from arborwiki.core.viewer.inputs import SiteInputs
+from arborwiki.storage.archive.locomo import load_locomo_json, read_locomo_qa
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
-from arborwiki.storage.readers_locomo import load_locomo_json, read_locomo_qa
 from arborwiki.storage.site import read_site_inputs
 
 __all__ = ["load_locomo_json", "open_reader", "open_service", "read_locomo_qa", "site_inputs"]

@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.storage.archive import archive_files, read_archive
-from arborwiki.storage.readers_rows import RowValidator
+from arborwiki.storage.archive.rows import RowValidator
 from arborwiki.storage.tables import record_row, rows_to_table
 
 DUPLICATE_REASON = "duplicate message_id for user"

@@ -17,7 +17,7 @@ from typing import Any
 
 _SESSION = re.compile(r"^session_(\d+)$")
 _SPLIT = re.compile(r"[;,\s]+")
-LOCOMO_DATE_FORMAT = "%I:%M %p on %d %B, %Y"  # the reader's format (storage/readers_locomo)
+LOCOMO_DATE_FORMAT = "%I:%M %p on %d %B, %Y"  # the reader's format (storage/archive/locomo.py)
 
 
 def _when(value: str) -> datetime:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from arborwiki.core.records import Message, QuarantineRow, stable_id
 from arborwiki.core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
 from arborwiki.storage.archive import ArchiveBatch, ArchiveError, read_archive, read_locomo
-from arborwiki.storage.readers_rows import content_digest
+from arborwiki.storage.archive.rows import content_digest
 
 REPO = Path(__file__).resolve().parents[2]
 LOCOMO_DEV = REPO.parent / "shared/data/locomo/locomo_dev.json"
@@ -366,12 +366,32 @@ def test_locomo_sessions_dates_ids_and_captions(tmp_path: Path) -> None:
     assert (via_archive, quarantine) == (messages, [])
 
 
-def test_json_that_is_not_locomo_is_a_clear_error(tmp_path: Path) -> None:
+def test_json_array_of_message_rows_reads_like_jsonl(tmp_path: Path) -> None:
+    """`.json` is not always LoCoMo: an array of message rows is told apart by content."""
+    rows = [row("m1"), row("m2"), {"message_id": "m3"}]
+    as_json, as_jsonl = tmp_path / "messages.json", tmp_path / "messages.jsonl"
+    as_json.write_text(json.dumps(rows))
+    as_jsonl.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    messages, quarantine = read_all(as_json)
+    assert messages == read_all(as_jsonl)[0]
+    assert [q.location for q in quarantine] == ["messages.json:2"]
+
+
+def test_json_that_is_neither_format_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "messages.json"
-    path.write_text(json.dumps([row("m1")]))
+    path.write_text(json.dumps({"not": "a list"}))
     with pytest.raises(ArchiveError, match="must be LoCoMo") as info:
         list(read_archive(str(path)))
     assert "\n" not in str(info.value)
+
+
+def test_an_explicit_format_overrides_the_suffix(tmp_path: Path) -> None:
+    path = tmp_path / "export.txt"
+    path.write_text(json.dumps(row("m1")) + "\n")
+    messages = [m for b in read_archive(str(path), fmt="jsonl") for m in table_to_messages(b.table)]
+    assert [m.message_id for m in messages] == ["m1"]
+    with pytest.raises(ArchiveError, match="unknown archive format 'csv'"):
+        read_archive(str(path), fmt="csv")
 
 
 def test_real_locomo_dev_split() -> None:

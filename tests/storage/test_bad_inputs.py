@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.core.schema import table_to_messages
 from arborwiki.storage.archive import ArchiveError, input_sources, read_archive
-from arborwiki.storage.readers_locomo import UNKNOWN_TIME
+from arborwiki.storage.archive.locomo import UNKNOWN_TIME
 from arborwiki.storage.tables import record_row, rows_to_table
 
 

@@ -23,7 +23,15 @@ from typing import Any
 
 from arborwiki.core.evaluation.gold import QA, split_gold
 from arborwiki.core.records import TIME_EXTRA_KEY, TIME_UNKNOWN, Message
-from arborwiki.storage.readers_rows import ArchiveError, RowError, unencodable_field
+from arborwiki.storage.archive.rows import (
+    ArchiveError,
+    RowError,
+    RowResult,
+    RowValidator,
+    input_identity,
+    load_json,
+    unencodable_field,
+)
 
 SESSION_KEY = re.compile(r"^session_(\d+)$")
 LOCOMO_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
@@ -50,19 +58,10 @@ def is_locomo(data: Any) -> bool:
 
 def load_locomo_json(path: str | Path) -> list[dict[str, Any]]:
     """Parse and check the file shape; a `.json` that is not LoCoMo is an ArchiveError."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        where = f"line {err.lineno} column {err.colno}"
-        raise ArchiveError(
-            f"{path}:{err.lineno}: cannot read as JSON ({err.msg} at {where})"
-        ) from err
-    except (OSError, UnicodeDecodeError) as err:
-        raise ArchiveError(f"{path}: cannot read as JSON ({type(err).__name__})") from err
+    data = load_json(Path(path))
     if not is_locomo(data):
         raise ArchiveError(
-            f"{path}: a .json archive must be LoCoMo (a list of samples with 'conversation' "
-            "and 'sample_id'); write one message per line as .jsonl instead"
+            f"{path}: not a LoCoMo archive (a list of samples with 'conversation' and 'sample_id')"
         )
     return data
 
@@ -185,3 +184,17 @@ def read_locomo_qa(path: str, categories: tuple[int, ...] = (1, 2, 3, 4)) -> lis
                 )
             )
     return items
+
+
+def iter_locomo(path: Path, validator: RowValidator) -> Iterator[RowResult]:
+    """One row per turn; location is 'name.json:SAMPLE:session_N:turn_K' (0-based turn)."""
+    source = input_identity(path)
+    validator.start_file()
+    for sample in load_locomo_json(path):
+        for turn in sample_turns(sample, path.name):
+            if turn.message is None:
+                reason = turn.error or "invalid turn"
+                yield validator.quarantine(reason, source, turn.location, turn.raw, turn.sample_id)
+            else:
+                raw_text = turn.raw.__str__
+                yield validator.admit(turn.message, source, turn.location, raw_text)

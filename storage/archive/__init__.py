@@ -1,4 +1,4 @@
-"""Read a conversation archive (JSONL / Parquet / LoCoMo) into validated Arrow batches.
+"""Read a conversation archive (JSONL / JSON / Parquet / LoCoMo) into validated Arrow batches.
 
 The first stage of the pipeline (SPEC §1: "validate + shard by user, quarantine bad
 rows, lose nothing"). Every input row ends up either in `ArchiveBatch.table` or in
@@ -18,11 +18,17 @@ import pyarrow as pa
 
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.core.schema import messages_to_table
-from arborwiki.storage.readers_files import RowResult, iter_jsonl, iter_locomo, iter_parquet
-from arborwiki.storage.readers_locomo import read_locomo
-from arborwiki.storage.readers_rows import ArchiveError, RowValidator, input_identity
+from arborwiki.storage.archive.formats import (
+    FORMATS,
+    SUPPORTED_SUFFIXES,
+    check_format_name,
+    format_of,
+)
+from arborwiki.storage.archive.locomo import read_locomo
+from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, input_identity
 
 __all__ = [
+    "FORMATS",
     "ArchiveBatch",
     "ArchiveError",
     "archive_files",
@@ -33,10 +39,6 @@ __all__ = [
     "read_locomo",
 ]
 
-JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
-PARQUET_SUFFIXES = frozenset({".parquet"})
-LOCOMO_SUFFIXES = frozenset({".json"})
-SUPPORTED_SUFFIXES = JSONL_SUFFIXES | PARQUET_SUFFIXES | LOCOMO_SUFFIXES
 GLOB_CHARS = frozenset("*?[")
 
 
@@ -49,18 +51,19 @@ class ArchiveBatch:
     rows_read: int = 0
 
 
-def _supported(path: Path) -> bool:
-    return path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES
+def _supported(path: Path, fmt: str | None) -> bool:
+    """Any file when the format is named, else one whose suffix a format claims."""
+    return path.is_file() and (fmt is not None or path.suffix.lower() in SUPPORTED_SUFFIXES)
 
 
-def archive_files(path: str) -> list[Path]:
+def archive_files(path: str, fmt: str | None = None) -> list[Path]:
     """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted)."""
     expected = ", ".join(sorted(SUPPORTED_SUFFIXES))
     if GLOB_CHARS & set(path) and not Path(path).exists():
         matches = sorted(Path(p) for p in glob.glob(path, recursive=True))
         if not matches:
             raise ArchiveError(f"no files match {path!r}")
-        files = [p for p in matches if _supported(p)]
+        files = [p for p in matches if _supported(p, fmt)]
         if not files:
             raise ArchiveError(f"no supported archive files ({expected}) match {path!r}")
         return files
@@ -68,11 +71,11 @@ def archive_files(path: str) -> list[Path]:
     if not target.exists():
         raise ArchiveError(f"archive not found: {path}")
     if target.is_dir():
-        files = sorted(p for p in target.rglob("*") if _supported(p))
+        files = sorted(p for p in target.rglob("*") if _supported(p, fmt))
         if not files:
             raise ArchiveError(f"no supported archive files ({expected}) in directory {path}")
         return files
-    if target.suffix.lower() not in SUPPORTED_SUFFIXES:
+    if fmt is None and target.suffix.lower() not in SUPPORTED_SUFFIXES:
         suffix = target.suffix or "(none)"
         raise ArchiveError(f"unsupported archive format {suffix} for {path} (expected {expected})")
     return [target]
@@ -92,16 +95,10 @@ def has_rows(path: str) -> bool:
     return any(batch.rows_read for batch in read_archive(path, batch_rows=1))
 
 
-def _rows(files: list[Path], batch_rows: int) -> Iterator[RowResult]:
+def _rows(files: list[Path], batch_rows: int, fmt: str | None) -> Iterator[RowResult]:
     validator = RowValidator()
     for path in files:
-        suffix = path.suffix.lower()
-        if suffix in JSONL_SUFFIXES:
-            yield from iter_jsonl(path, validator)
-        elif suffix in PARQUET_SUFFIXES:
-            yield from iter_parquet(path, validator, batch_rows)
-        else:
-            yield from iter_locomo(path, validator)
+        yield from format_of(path, fmt).read(path, validator, batch_rows)
 
 
 def _batch(messages: list[Message], quarantine: list[QuarantineRow]) -> ArchiveBatch:
@@ -112,24 +109,29 @@ def _batch(messages: list[Message], quarantine: list[QuarantineRow]) -> ArchiveB
     )
 
 
-def read_archive(path: str, batch_rows: int = 50_000) -> Iterator[ArchiveBatch]:
+def read_archive(
+    path: str, batch_rows: int = 50_000, fmt: str | None = None
+) -> Iterator[ArchiveBatch]:
     """Stream batches of at most `batch_rows` input rows (valid + quarantined).
 
-    Path errors are raised here, before the first batch, so a caller fails fast; a `.json`
-    that is not LoCoMo raises `ArchiveError` when the read reaches it. One duplicate
+    `fmt` names the format of every file (see `formats.FORMATS`); None: by suffix, and a
+    `.json` by content. Path errors are raised here, before the first batch, so a caller
+    fails fast; a `.json` that is neither LoCoMo nor message rows raises `ArchiveError`
+    when the read reaches it. One duplicate
     set spans the whole read, so a repeated (user_id, message_id) is caught across
     batches and files.
     """
     if batch_rows < 1:
         raise ArchiveError(f"batch_rows must be at least 1, got {batch_rows}")
-    files = archive_files(path)
-    return _batches(files, batch_rows)
+    check_format_name(fmt)
+    files = archive_files(path, fmt)
+    return _batches(files, batch_rows, fmt)
 
 
-def _batches(files: list[Path], batch_rows: int) -> Iterator[ArchiveBatch]:
+def _batches(files: list[Path], batch_rows: int, fmt: str | None) -> Iterator[ArchiveBatch]:
     messages: list[Message] = []
     quarantine: list[QuarantineRow] = []
-    for result in _rows(files, batch_rows):
+    for result in _rows(files, batch_rows, fmt):
         if isinstance(result, Message):
             messages.append(result)
         else:

@@ -261,3 +261,19 @@ class RowValidator:
             timestamp=timestamp,
             extra=collect_extra(row),
         )
+
+
+RowResult = Message | QuarantineRow  # what a format's reader yields, one per input row
+
+
+def load_json(path: Path) -> Any:
+    """A whole JSON file; unreadable or invalid JSON is a one-line ArchiveError."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        where = f"line {err.lineno} column {err.colno}"
+        raise ArchiveError(
+            f"{path}:{err.lineno}: cannot read as JSON ({err.msg} at {where})"
+        ) from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise ArchiveError(f"{path}: cannot read as JSON ({type(err).__name__})") from err

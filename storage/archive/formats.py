@@ -1,0 +1,77 @@
+"""The archive formats, by name: which suffixes each claims and how its rows are read.
+
+Adding a format is one `ArchiveFormat` here and one module beside this one. A file's
+format is the one named explicitly (`fmt`), else the one its suffix names; `.json` is
+claimed by two (LoCoMo samples, or an array of message rows), told apart by content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from arborwiki.storage.archive.jsonl import is_message_rows, iter_json_rows, iter_jsonl
+from arborwiki.storage.archive.locomo import is_locomo, iter_locomo
+from arborwiki.storage.archive.parquet import iter_parquet
+from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, load_json
+
+ReadRows = Callable[[Path, RowValidator, int], Iterator[RowResult]]
+
+
+@dataclass(frozen=True)
+class ArchiveFormat:
+    name: str
+    suffixes: frozenset[str]
+    read: ReadRows  # (path, shared validator, batch_rows) → one result per input row
+    sniff: Callable[[object], bool] | None = None  # tells a shared suffix apart by content
+
+
+FORMATS: dict[str, ArchiveFormat] = {
+    f.name: f
+    for f in (
+        ArchiveFormat("jsonl", frozenset({".jsonl", ".ndjson"}), lambda p, v, _: iter_jsonl(p, v)),
+        ArchiveFormat("parquet", frozenset({".parquet"}), iter_parquet),
+        ArchiveFormat(
+            "locomo", frozenset({".json"}), lambda p, v, _: iter_locomo(p, v), sniff=is_locomo
+        ),
+        ArchiveFormat(
+            "json",
+            frozenset({".json"}),
+            lambda p, v, _: iter_json_rows(p, v),
+            sniff=is_message_rows,
+        ),
+    )
+}
+SUPPORTED_SUFFIXES = frozenset(s for f in FORMATS.values() for s in f.suffixes)
+
+
+def check_format_name(fmt: str | None) -> None:
+    if fmt is not None and fmt not in FORMATS:
+        raise ArchiveError(f"unknown archive format {fmt!r} (expected {', '.join(FORMATS)})")
+
+
+def format_of(path: Path, fmt: str | None = None) -> ArchiveFormat:
+    """The named format, else the only one claiming the suffix, else the one whose content
+    check the file passes; none: a one-line ArchiveError naming the choices."""
+    check_format_name(fmt)
+    if fmt is not None:
+        return FORMATS[fmt]
+    suffix = path.suffix.lower()
+    claimants = [f for f in FORMATS.values() if suffix in f.suffixes]
+    if len(claimants) == 1:
+        return claimants[0]
+    if not claimants:
+        expected = ", ".join(sorted(SUPPORTED_SUFFIXES))
+        raise ArchiveError(f"unsupported archive format {suffix or '(none)'} for {path} "
+                           f"(expected {expected})")  # fmt: skip
+    data = load_json(path)
+    for candidate in claimants:
+        if candidate.sniff is not None and candidate.sniff(data):
+            return candidate
+    names = " or ".join(f.name for f in claimants)
+    raise ArchiveError(
+        f"{path}: a {suffix} archive must be LoCoMo (a list of samples with 'conversation' "
+        f"and 'sample_id') or a list of message rows (objects with 'message_id'); it is "
+        f"neither ({names}); write one message per line as .jsonl instead"
+    )

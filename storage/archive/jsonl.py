@@ -1,0 +1,59 @@
+"""JSONL archives (one message row per line) and JSON archives (one array of such rows).
+
+JSONL is read as bytes line by line, so memory stays bounded whatever the archive size;
+a `.json` array is read whole (it cannot be streamed without a JSON event parser).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from arborwiki.storage.archive.rows import RowResult, RowValidator, input_identity, load_json
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def iter_jsonl(path: Path, validator: RowValidator) -> Iterator[RowResult]:
+    """One message per non-blank line; location is 'name.jsonl:LINE' (1-based)."""
+    source = input_identity(path)
+    validator.start_file()
+    with path.open("rb") as handle:
+        for line_number, line_bytes in enumerate(handle, start=1):
+            if line_number == 1 and line_bytes.startswith(UTF8_BOM):
+                line_bytes = line_bytes[len(UTF8_BOM) :]
+            location = f"{path.name}:{line_number}"
+            stripped = line_bytes.rstrip(b"\r\n")
+            if not stripped.strip():
+                continue
+            try:
+                line = stripped.decode("utf-8")
+            except UnicodeDecodeError:
+                raw = stripped.decode("utf-8", errors="replace")
+                yield validator.quarantine("invalid UTF-8", source, location, raw)
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                yield validator.quarantine("invalid JSON", source, location, line)
+                continue
+            yield validator.validate(row, source, location, line)
+
+
+def is_message_rows(data: object) -> bool:
+    """A non-empty JSON array of objects carrying a `message_id`: the rows JSONL holds."""
+    return (
+        isinstance(data, list)
+        and len(data) > 0
+        and all(isinstance(row, dict) and "message_id" in row for row in data)
+    )
+
+
+def iter_json_rows(path: Path, validator: RowValidator) -> Iterator[RowResult]:
+    """One message per array element; location is 'name.json:INDEX' (0-based)."""
+    source = input_identity(path)
+    validator.start_file()
+    for index, row in enumerate(load_json(path)):
+        raw = json.dumps(row, ensure_ascii=False, sort_keys=True)
+        yield validator.validate(row, source, f"{path.name}:{index}", raw)
