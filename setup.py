@@ -1,4 +1,5 @@
-"""Install the top-level folders (core, backends, storage, cluster, jobs) as `arborwiki.*`.
+"""Install the top-level folders (core, backends, storage, cluster, jobs, synthetic) as
+`arborwiki.*` (synthetic: the seeded test/benchmark archives, kept out of core).
 
 The repository keeps the layout the architecture asks for; the installed distribution
 exposes one import name, `arborwiki`, so it never squats on `core` or `jobs`.
@@ -6,7 +7,7 @@ exposes one import name, `arborwiki`, so it never squats on `core` or `jobs`.
 
 from setuptools import find_packages, setup
 
-LAYERS = ("core", "backends", "storage", "cluster", "jobs")
+LAYERS = ("core", "backends", "storage", "cluster", "jobs", "synthetic")
 
 setup(
     packages=["arborwiki"]

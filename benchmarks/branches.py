@@ -27,8 +27,8 @@ from arborwiki.core.extract.base import to_snapshot
 from arborwiki.core.extract.schema import SnapshotDraft
 from arborwiki.core.forest import build_forest
 from arborwiki.core.records import Snapshot, Window
-from arborwiki.core.synthetic import generate_archive
 from arborwiki.core.windows import make_windows
+from arborwiki.synthetic import generate_archive
 
 STOP = set(
     "the a an and or but to of in on at for with is are was were be been my our i we you "

@@ -21,7 +21,7 @@ from arborwiki.cluster.build import run_build
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import load_config
 from arborwiki.core.schema import messages_to_table
-from arborwiki.core.synthetic import generate_archive
+from arborwiki.synthetic import generate_archive
 
 LOCOMO_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
 

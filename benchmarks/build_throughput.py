@@ -33,8 +33,8 @@ from typing import Any
 
 import polars as pl
 
-from arborwiki.core.synthetic import generate_archive
 from arborwiki.core.timing import StageClock
+from arborwiki.synthetic import generate_archive
 
 RESULTS = Path(__file__).resolve().parent / "results" / "build_throughput.md"
 MESSAGES_PER_USER = 200

@@ -33,7 +33,7 @@ from arborwiki.cluster.query_client import QueryClient
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.schema import messages_to_table
-from arborwiki.core.synthetic import generate_archive
+from arborwiki.synthetic import generate_archive
 
 BUILD_NOTE = "_bench_build.txt"  # how long the build took, kept for reruns with --store
 RESULTS = Path(__file__).resolve().parent / "results" / "query_latency.md"

@@ -28,10 +28,14 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+OUTSIDE_CORE = {"ray", "lancedb", "lance", "vllm", "cluster", "storage", "jobs", "backends"}
+
+
 @pytest.mark.parametrize(
     ("package", "forbidden"),
     [
-        ("core", {"ray", "lancedb", "lance", "vllm", "cluster", "storage", "jobs", "backends"}),
+        ("core", {*OUTSIDE_CORE, "synthetic"}),
+        ("synthetic", OUTSIDE_CORE),
         ("backends", {"ray", "lancedb", "lance", "cluster", "storage", "jobs"}),
         ("storage", {"ray", "cluster", "jobs"}),
         ("jobs", {"ray", "lancedb", "lance", "storage"}),
@@ -56,7 +60,7 @@ def test_only_one_module_touches_lance() -> None:
     assert users == ["storage/lance_store.py"]
 
 
-LAYERS = ("core", "backends", "storage", "cluster", "jobs")
+LAYERS = ("core", "backends", "storage", "cluster", "jobs", "synthetic")
 
 
 def test_layers_import_each_other_only_through_the_arborwiki_namespace() -> None:

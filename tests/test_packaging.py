@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-LAYERS = ("core", "backends", "storage", "cluster", "jobs")
+LAYERS = ("core", "backends", "storage", "cluster", "jobs", "synthetic")
 
 
 def test_wheel_installs_only_the_arborwiki_namespace(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ NEW. An interior node forks only when it beats its trajectory's tail by `fork_ma
 
 Calibration (benchmarks/branches.py --calibrate, results in benchmarks/results/branches.md):
 a grid over judge_threshold 0.50–0.85, continuation_threshold = judge − {0.2, 0.1, 0.05, 0}
-and fork_margin {0.05, 0.1, 0.2} on `core.synthetic` archives (seeds 100–102, 20 users
+and fork_margin {0.05, 0.1, 0.2} on `arborwiki.synthetic` archives (seeds 100–102, 20 users
 each; RuleExtractor, static embedder), maximizing mean per-user ARI of trajectories vs true
 threads, then purity. Best: judge 0.75, continuation 0.75, fork_margin 0.10. A continuation
 bar below the judge bar lost purity there (sessions switch threads between windows), so

@@ -23,8 +23,8 @@ from arborwiki.core.forest import Forest, apply_lifecycle, build_forest, term_id
 from arborwiki.core.forest.lifecycle import Decision
 from arborwiki.core.forest.scoring import vector_center
 from arborwiki.core.records import Claim, ForestNode, Snapshot, stable_id
-from arborwiki.core.synthetic import generate_archive
 from arborwiki.core.windows import make_windows, order_messages
+from arborwiki.synthetic import generate_archive
 from tests.core.forest_builders import basis, snap
 from tests.core.reference_forest import ScanForest, scan_apply_lifecycle, scan_build_forest
 

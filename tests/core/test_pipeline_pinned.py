@@ -20,7 +20,7 @@ from arborwiki.core.embedding import load_embedder
 from arborwiki.core.extract.base import Labeled
 from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.pipeline import build_user_memory
-from arborwiki.core.synthetic import generate_archive
+from arborwiki.synthetic import generate_archive
 
 VECTORS = {"vector", "summary_vector", "latest_vector"}
 TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")

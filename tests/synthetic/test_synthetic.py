@@ -6,7 +6,7 @@ import time
 from collections import Counter
 
 from arborwiki.core.records import Message
-from arborwiki.core.synthetic import generate_archive
+from arborwiki.synthetic import generate_archive
 
 
 def test_same_seed_same_archive_and_unique_ids() -> None:
