@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from arborwiki.core.records import Message, Window
+from arborwiki.core.records import Window
+from tests.builders import make_message
 
 LINES = [
     ("Caroline", "I moved to Lisbon last month and love the tram rides."),
@@ -23,15 +24,15 @@ def make_window(index: int, day: int = 8) -> Window:
     """Window `index`: two turns with ids w{index}-m0/m1, session dated 2023-05-{day}."""
     stamp = datetime(2023, 5, day, 13, 56, tzinfo=UTC)
     messages = [
-        Message(
+        make_message(
+            f"w{index}-m{turn}",
+            LINES[(2 * index + turn) % len(LINES)][1],
             user_id="u1",
             conversation_id="c1",
             session_id=f"s{index}",
-            message_id=f"w{index}-m{turn}",
             turn_index=turn,
             speaker=LINES[(2 * index + turn) % len(LINES)][0],
             role="user" if turn == 0 else "assistant",
-            text=LINES[(2 * index + turn) % len(LINES)][1],
             timestamp=stamp,
         )
         for turn in range(2)

@@ -25,6 +25,7 @@ from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.result import ClaimLine, EvidenceMessage, QueryResult
 from arborwiki.core.query.service import QueryService
 from arborwiki.core.records import Message
+from tests.builders import make_message
 from tests.local_http import base_url, running
 
 TEXTS = {
@@ -35,15 +36,14 @@ TEXTS = {
 
 
 def message(mid: str, day: int) -> Message:
-    return Message(
+    return make_message(
+        mid,
+        TEXTS[mid],
         user_id="u1",
         conversation_id="c1",
         session_id="s1",
-        message_id=mid,
         turn_index=day,
         speaker="alice",
-        role="user",
-        text=TEXTS[mid],
         timestamp=datetime(2024, 3, day, tzinfo=UTC),
     )
 

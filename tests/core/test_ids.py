@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from arborwiki.core.records import Message, UserMemory, id_key, stable_id
 from arborwiki.storage.tables import message_rows
+from tests.builders import make_message
 
 SEPARATORS = ["\x1f", ":", "|", "\x00", "_", ",", '"', "\\", "[", "]", "\ud800"]
 part = st.one_of(
@@ -48,11 +49,7 @@ def test_the_reported_row_id_collision_is_gone() -> None:
 
 def test_message_row_ids_of_two_tenants_differ() -> None:
     def message(user: str, message_id: str) -> Message:
-        return Message(
-            user_id=user, conversation_id=user, session_id="s", message_id=message_id,
-            turn_index=0, speaker="u", role="user", text="hi",
-            timestamp="2024-01-01T00:00:00Z",
-        )  # fmt: skip
+        return make_message(message_id, user_id=user, conversation_id=user, speaker="u")
 
     def row_id(user: str, message_id: str) -> str:
         memory = UserMemory(

@@ -27,6 +27,7 @@ from arborwiki.core.records import (
     stable_id,
 )
 from arborwiki.core.words import content_words
+from tests.builders import make_message
 from tests.core.forest_builders import chain_nodes, snap
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -211,15 +212,12 @@ def test_localize_rejects_empty_input(cfg: Config, embedder) -> None:
 
 def test_history_shows_each_version_with_the_message_that_changed_it(cfg: Config, embedder) -> None:
     def msg(mid: str, text: str, day: int) -> Message:
-        return Message(
+        return make_message(
+            mid,
+            text,
             user_id="u1",
-            conversation_id="c",
             session_id=f"s{day}",
-            message_id=mid,
             turn_index=day,
-            speaker="Ann",
-            role="user",
-            text=text,
             timestamp=T0 + timedelta(days=day),
         )
 

@@ -9,23 +9,14 @@ import pytest
 from arborwiki.core.evaluation.long_archive import long_owner
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.service import fuse_hits, page_citations
-from arborwiki.core.records import Message, WikiPage
+from arborwiki.core.records import WikiPage
+from tests.builders import make_message
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
 
 
 def _ref(mid: str) -> MessageRef:
-    message = Message(
-        user_id="u",
-        conversation_id="c",
-        session_id="s",
-        message_id=mid,
-        turn_index=0,
-        speaker="a",
-        role="user",
-        text=mid,
-        timestamp=T0,
-    )
+    message = make_message(mid, mid, speaker="a", timestamp=T0)
     return MessageRef(message, "snap", "traj")
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from arborwiki.core.config import QueryConfig, TokenConfig
@@ -16,7 +14,7 @@ from arborwiki.core.query.selection import (
     s_score,
     select_trajectories,
 )
-from arborwiki.core.records import Message
+from tests.builders import make_message
 
 CFG = QueryConfig()
 
@@ -76,17 +74,7 @@ def test_every_term_of_s_with_its_spec_weight() -> None:
 
 
 def _ref(mid: str, words: int, turn: int, snapshot: str, trajectory: str) -> MessageRef:
-    message = Message(
-        user_id="u",
-        conversation_id="c",
-        session_id="s",
-        message_id=mid,
-        turn_index=turn,
-        speaker="A",
-        role="user",
-        text=" ".join(["w"] * words),
-        timestamp=datetime(2024, 1, 1, tzinfo=UTC),
-    )
+    message = make_message(mid, " ".join(["w"] * words), turn_index=turn, speaker="A")
     return MessageRef(message, snapshot, trajectory)
 
 

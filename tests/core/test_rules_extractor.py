@@ -11,7 +11,8 @@ from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.base import to_snapshot
 from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.extract.schema import ClaimDraft, SnapshotDraft
-from arborwiki.core.records import Message, Window
+from arborwiki.core.records import Window
+from tests.builders import make_message
 
 SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
@@ -20,15 +21,15 @@ def window(
     *turns: tuple[str, str] | tuple[str, str, dict[str, str]], session: str = "s1"
 ) -> Window:
     messages = [
-        Message(
+        make_message(
+            f"{session}-m{i}",
+            turn[1],
             user_id="u1",
             conversation_id="c1",
             session_id=session,
-            message_id=f"{session}-m{i}",
             turn_index=i,
             speaker=turn[0],
             role="user" if turn[0] == "Caroline" else "other",
-            text=turn[1],
             timestamp=SESSION,
             extra=turn[2] if len(turn) > 2 else {},
         )

@@ -6,20 +6,19 @@ from datetime import UTC, datetime
 
 from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.rules import RuleExtractor
-from arborwiki.core.records import Message, Window
+from arborwiki.core.records import Window
+from tests.builders import make_message
 
 
 def _window(*turns: tuple[str, str]) -> Window:
     messages = [
-        Message(
+        make_message(
+            f"m{i}",
+            text,
             user_id="user-7",
-            conversation_id="c",
-            session_id="s",
-            message_id=f"m{i}",
             turn_index=i,
             speaker=speaker,
             role="assistant" if speaker == "assistant" else "user",
-            text=text,
             timestamp=datetime(2024, 5, 1, tzinfo=UTC),
         )
         for i, (speaker, text) in enumerate(turns)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from arborwiki.core.records import Message
 from arborwiki.core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
+from tests.builders import make_message
 
 
 def _message(**overrides: object) -> Message:
@@ -13,16 +14,13 @@ def _message(**overrides: object) -> Message:
         "user_id": "o'connor; DROP TABLE users; --/ü",
         "conversation_id": "c1",
         "session_id": "2024-03-01",
-        "message_id": "m1",
         "turn_index": 3,
         "speaker": "Aoife",
-        "role": "user",
         "text": "I moved to Denver",
         "timestamp": datetime(2024, 3, 1, 9, 30, tzinfo=UTC),
         "extra": {"caption": "a photo of a dog", "mood": "happy"},
     }
-    fields.update(overrides)
-    return Message(**fields)
+    return make_message(**{**fields, **overrides})  # type: ignore[arg-type]
 
 
 def test_round_trip_keeps_every_field() -> None:

@@ -6,16 +6,16 @@ from datetime import UTC, datetime
 
 from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.rules import RuleExtractor
-from arborwiki.core.records import TIME_EXTRA_KEY, TIME_UNKNOWN, Message, Window
+from arborwiki.core.records import TIME_EXTRA_KEY, TIME_UNKNOWN, Window
+from tests.builders import make_message
 
 TEXT = "Yesterday I adopted a grey parrot called Zephyrine from the shelter."
 
 
 def window(extra: dict[str, str]) -> Window:
-    message = Message(
-        user_id="u", conversation_id="c", session_id="session_1", message_id="D1:1",
-        turn_index=0, speaker="Ann", role="user", text=TEXT,
-        timestamp=datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC), extra=extra,
+    message = make_message(
+        "D1:1", TEXT, session_id="session_1", timestamp=datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC),
+        extra=extra,
     )  # fmt: skip
     return Window(user_id="u", conversation_id="c", session_id="session_1", messages=[message])
 

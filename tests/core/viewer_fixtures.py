@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from arborwiki.core.records import Claim, ForestNode, Message, Snapshot, Trajectory, WikiPage
+from arborwiki.core.records import Claim, ForestNode, Snapshot, Trajectory, WikiPage
 from arborwiki.core.viewer import SiteInputs
+from tests.builders import make_message
 
 USER = "u1"
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
@@ -58,9 +59,8 @@ def site_inputs() -> SiteInputs:
                      keywords=[], entities=["Alice"], terms=[], facets={}, extractor="hand")
         )  # fmt: skip
         messages += [
-            Message(user_id=USER, conversation_id="conv", session_id=session, message_id=m,
-                    turn_index=i, speaker="Alice", role="user", text=f"said {m} {EVIL}",
-                    timestamp=when)
+            make_message(m, f"said {m} {EVIL}", user_id=USER, conversation_id="conv",
+                         session_id=session, turn_index=i, speaker="Alice", timestamp=when)
             for i, m in enumerate(ids)
         ]  # fmt: skip
     for seq, (sid, _s, _d, tid, parent) in enumerate(LAYOUT):

@@ -13,25 +13,19 @@ torch = pytest.importorskip("torch", reason="torch is not installed")
 
 from arborwiki.backends.vllm_backend import VLLMExtractor  # noqa: E402
 from arborwiki.core.config import ExtractConfig  # noqa: E402
-from arborwiki.core.records import Message, Window  # noqa: E402
+from arborwiki.core.records import Window  # noqa: E402
+from tests.builders import make_message, window_of  # noqa: E402
 from tests.core.extract_windows import make_window  # noqa: E402
 
 
 def _moving_window() -> Window:
     said = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     text = "I moved to Lisbon yesterday, so I no longer live in Berlin."
-    message = Message(
-        user_id="u1",
-        conversation_id="c1",
-        session_id="move",
-        message_id="move-m0",
-        turn_index=0,
-        speaker="Caroline",
-        role="user",
-        text=text,
-        timestamp=said,
-    )
-    return Window(user_id="u1", conversation_id="c1", session_id="move", messages=[message])
+    message = make_message(
+        "move-m0", text, user_id="u1", conversation_id="c1", session_id="move",
+        speaker="Caroline", timestamp=said,
+    )  # fmt: skip
+    return window_of([message])
 
 
 def test_real_model_extracts_claims_on_gpu() -> None:
