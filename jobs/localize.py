@@ -17,7 +17,7 @@ def render_localize(result: LocalizeResult) -> str:
     head = f"{result.decision} ({result.reason}, score {result.score:.3f})"
     if result.trajectory_id:
         head += f" trajectory {result.trajectory_id} node {result.node_id}"
-    lines = [head]
+    lines = [head] + ([f"note: {result.note}"] if result.note else [])
     for depth, step in enumerate(result.path):
         cites = ",".join(step.message_ids)
         lines.append(f"  {'  ' * depth}{step.timestamp:%Y-%m-%d} {step.summary} [{cites}]")

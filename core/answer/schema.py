@@ -1,7 +1,8 @@
 """What the answering model fills in, kept apart from the query result rows.
 
 Every string carries the control-character-free pattern used for extraction drafts
-(structured decoding otherwise lets raw control characters into strings, STACK-NOTES).
+(structured decoding otherwise lets raw control characters into strings: see
+core/extract/schema.py for the measurement).
 All fields are required so the schema also works as a strict OpenAI `json_schema`.
 """
 

@@ -2,7 +2,7 @@
 
 Each variant turns a question into one Context per budget. `arborwiki` is the real query
 path (route → select → expand, claims included in its tokens); the others are the
-ablations and flat baselines of SPEC §7 and BENCHMARKS.md.
+ablations and flat baselines (their figures: benchmarks/results/locomo_dev.md).
 """
 
 from __future__ import annotations

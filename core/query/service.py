@@ -421,7 +421,8 @@ class QueryService:
     @cached_property
     def _extractor(self) -> Extractor:
         # Online turns always use the deterministic extractor: a few ms, no model call on the
-        # serving path, the same features the stored snapshots were matched on.
+        # serving path. When the store was built by an LLM extractor the turn's features
+        # differ in kind from the stored ones; `localize` says so in its result's `note`.
         return RuleExtractor(self.cfg.extract)
 
     def localize(self, user_id: str, turn_text: str) -> LocalizeResult:
@@ -436,7 +437,9 @@ class QueryService:
         forest, snapshots = self._forests.get(self.reader, user_id, self.cfg)
         placement = forest.locate(sigma)
         evidence = self.reader.evidence(user_id)
-        return localize_result(user_id, turn_text, placement, forest, snapshots, evidence)
+        return localize_result(
+            user_id, turn_text, placement, forest, snapshots, evidence, self._extractor.name
+        )
 
     def history(self, user_id: str, about: str) -> HistoryResult:
         """Every revision chain of the user's claims about `about`, with source messages."""

@@ -179,6 +179,19 @@ def test_localize_continues_the_marathon_branch_with_its_path(cfg: Config, embed
     assert result.model_dump(mode="json")["decision"] == "CONTINUE"
 
 
+def test_localize_says_when_the_stored_snapshots_came_from_another_extractor(
+    cfg: Config, embedder
+) -> None:
+    reader, snaps = _turn_forest_reader(cfg, embedder)
+    reader.snapshots_ = [s.model_copy(update={"extractor": "rules"}) for s in snaps]
+    plain = QueryService(reader, embedder, cfg).localize("u1", "marathon long run")
+    assert (plain.turn_extractor, plain.stored_extractors, plain.note) == ("rules", ["rules"], None)
+    reader.snapshots_ = [s.model_copy(update={"extractor": "vllm"}) for s in snaps]
+    result = QueryService(reader, embedder, cfg).localize("u1", "marathon long run")
+    assert result.stored_extractors == ["vllm"]
+    assert result.note is not None and "rules" in result.note and "vllm" in result.note
+
+
 def test_forest_is_cached_until_the_trajectories_version_moves(cfg: Config, embedder) -> None:
     reader, _ = _turn_forest_reader(cfg, embedder)
     service = QueryService(reader, embedder, cfg)
