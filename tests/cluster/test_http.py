@@ -45,6 +45,9 @@ LOCALIZE_KEYS = {
     "reason",
     "path",
     "evidence",
+    "turn_extractor",
+    "stored_extractors",
+    "note",
 }
 NEW_MESSAGE = {
     "user_id": "alice",
