@@ -2,14 +2,22 @@
 
 Write side: a run's workers leave Parquet files per shard and table; `commit_run`
 upserts them table by table (one new version per table), deleting the rebuilt users'
-rows that no longer exist, then records the versions in `runs`. Read side: user-scoped
-lookups and hybrid (vector + full-text) search, always filtered by user *before*
-ranking (`prefilter=True`), with every literal quoted by `sql_str`.
+rows that no longer exist, compacts and indexes, then `record_run` appends the run's row
+to `runs` with the version of every table. Read side: user-scoped lookups and hybrid
+(vector + full-text) search, always filtered by user *before* ranking (`prefilter=True`),
+with every literal quoted by `sql_str`.
+
+Consistent reads: the latest row of `runs` is the one "current run" pointer. A store opened
+with `follow_runs=True` (every query-side reader) reads each table at the version that row
+recorded, so it sees one committed run whole, never tables of two runs; tables written
+after it (a run in progress, an aborted one) stay invisible until the next row is appended,
+which is one Lance commit. `refresh()` re-reads the pointer.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -45,7 +53,13 @@ def _quarantine_scope(sources: Sequence[str], users: Sequence[str]) -> str | Non
 class LanceStore:
     """A directory of Lance tables; open it inside the process that uses it."""
 
-    def __init__(self, path: str | Path, refresh_seconds: float = 5.0, create: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        refresh_seconds: float = 5.0,
+        create: bool = True,
+        follow_runs: bool = False,
+    ) -> None:
         self.path = Path(path)
         if not create and not self.path.is_dir():
             raise FileNotFoundError(f"no store at {self.path}: build it first")
@@ -54,17 +68,52 @@ class LanceStore:
             str(self.path), read_consistency_interval=timedelta(seconds=refresh_seconds)
         )
         self._tables: dict[str, Any] = {}
+        self.refresh_seconds = refresh_seconds
+        self.follow_runs = follow_runs
+        self.run: dict[str, Any] | None = None
+        """The committed run a following store reads (None: no run recorded, read latest)."""
+        self._run_key: tuple[str, Any] | None = None
+        self._pinned: dict[str, int] = {}
+        self._checked_at = float("-inf")
+        if follow_runs:
+            self.refresh()
 
     # ---------------------------------------------------------------- tables
     def has(self, name: str) -> bool:
+        if self._pinned and name != "runs":
+            return name in self._pinned
         return name in self._db.list_tables().tables
 
     def table(self, name: str) -> Any:
         if name not in self._tables:
             if not self.has(name):
                 raise KeyError(f"store {self.path} has no table {name!r}: build it first")
-            self._tables[name] = self._db.open_table(name)
+            table = self._db.open_table(name)
+            if name in self._pinned:
+                table.checkout(self._pinned[name])
+            self._tables[name] = table
         return self._tables[name]
+
+    # ---------------------------------------------------------------- run pointer
+    def refresh(self) -> bool:
+        """Re-read the current-run pointer; re-pin every table when it moved (a new run or a
+        rollback). True when the store now reads another run."""
+        self._checked_at = time.monotonic()
+        run = self.latest_run()
+        key = None if run is None else (run["run_id"], run["finished_at"])
+        if key == self._run_key:
+            return False
+        self.run, self._run_key = run, key
+        self._pinned = run_versions(run) if run is not None else {}
+        self._tables = {n: t for n, t in self._tables.items() if n == "runs"}
+        return True
+
+    def refresh_if_due(self) -> bool:
+        """`refresh()` at most every `refresh_seconds` (call it between requests, never
+        within one: a request reads one run)."""
+        if not self.follow_runs or time.monotonic() - self._checked_at < self.refresh_seconds:
+            return False
+        return self.refresh()
 
     def _ensure(self, name: str, dim: int) -> Any:
         if not self.has(name):
@@ -124,15 +173,27 @@ class LanceStore:
                 else pa.RecordBatchReader.from_batches(schema, [])
             )
             replace = users if name in USER_TABLES else ()
-            versions[name] = self.upsert(
-                name, reader, dim, replace_users=replace, replace_where=replace_where
-            )
+            self.upsert(name, reader, dim, replace_users=replace, replace_where=replace_where)
+            self.compact(name)
+            versions[name] = int(self.table(name).version)
         self.build_indexes()
-        return versions
+        return {name: int(self.table(name).version) for name in versions}
+
+    def compact(self, name: str, purge: bool = False) -> None:
+        """Merge small fragments and rewrite those with deleted rows (one new version, none
+        when nothing needs it). `purge`: rewrite every fragment holding any deleted row, so
+        no current file keeps a deleted row's bytes (forgetting)."""
+        table = self.table(name)
+        options = {"materialize_deletions_threshold": 0.0} if purge else {}
+        table.to_lance().optimize.compact_files(**options)
+        table.checkout_latest()
 
     def record_run(self, row: dict[str, Any]) -> None:
-        table = self._ensure("runs", 1)
+        """Append a run's row: the new current-run pointer. `versions` defaults to every
+        table's version now (what this run leaves behind)."""
         payload = dict(row)
+        payload.setdefault("versions", self.versions())
+        table = self._ensure("runs", 1)
         for key in ("counts", "versions"):
             payload[key] = json.dumps(payload.get(key, {}), sort_keys=True)
         table.add(pa.Table.from_pylist([payload], schema=schema_for("runs", 1)))
@@ -151,19 +212,23 @@ class LanceStore:
             query = query.where(f"run_id = {sql_str(run_id)}")
         return query.limit(None).to_list()
 
-    def build_indexes(self) -> dict[str, list[str]]:
+    def build_indexes(
+        self, names: Iterable[str] | None = None, full: bool = False
+    ) -> dict[str, list[str]]:
         """Scalar index on user_id everywhere, full-text on text columns; returns the
-        columns (re)built per table.
+        columns indexed per table (`full`: rebuild every index of `names` from scratch).
 
         No ANN vector index: searches are filtered to one user first, whose memory
         is small enough for exact search (see STACK-NOTES: prefiltered search ~9 ms).
-        An index is (re)built only when its table changed since it was built — rows it
-        does not cover, or fewer rows than it covered — so a run that wrote nothing costs
-        one metadata read per index, and a rebuilt index is the same full build as before
-        (full-text scores stay those of one index over the whole table).
+        An index is touched only when its table changed since it was built, so a run that
+        wrote nothing costs one metadata read per index. The user_id B-tree is updated
+        incrementally (new rows merged into it; deleted rows are masked by Lance). A
+        full-text index is rebuilt over the whole table: an incremental update after the
+        updates and deletions a rebuilt user brings changes BM25 scores and the order of
+        ties (measured: benchmarks/results/fts_incremental.md).
         """
         built: dict[str, list[str]] = {}
-        for name, spec in SPECS.items():
+        for name in names if names is not None else SPECS:
             if not self.has(name) or name == "runs":
                 continue
             table = self.table(name)
@@ -172,18 +237,28 @@ class LanceStore:
                 continue
             existing = {tuple(ix.columns): ix.name for ix in table.list_indices()}
             wanted = [("user_id", BTree())] if "user_id" in table.schema.names else []
-            wanted += [(column, FTS(with_position=False)) for column in spec.fts]
+            wanted += [(column, FTS(with_position=False)) for column in SPECS[name].fts]
             for column, config in wanted:
                 index = existing.get((column,))
-                if index is not None and _covers_all(table, index, rows):
+                if index is None or full:
+                    table.create_index(column, config=config, replace=True)
+                elif isinstance(config, BTree):
+                    stats = table.index_stats(index)
+                    if stats is None or stats.num_unindexed_rows == 0:
+                        continue
+                    table.to_lance().optimize.optimize_indices(index_names=[index])
+                    table.checkout_latest()
+                elif _covers_all(table, index, rows):
                     continue
-                table.create_index(column, config=config, replace=True)
+                else:
+                    table.create_index(column, config=config, replace=True)
                 built.setdefault(name, []).append(column)
         return built
 
     # ---------------------------------------------------------------- read
     def versions(self) -> dict[str, int]:
-        return {n: int(self.table(n).version) for n in SPECS if self.has(n)}
+        """The version of every table this store reads (`runs`, the pointer, excluded)."""
+        return {n: int(self.table(n).version) for n in SPECS if n != "runs" and self.has(n)}
 
     def count(self, name: str, where: str | None = None) -> int:
         return int(self.table(name).count_rows(where)) if self.has(name) else 0
@@ -234,11 +309,25 @@ class LanceStore:
             query = query.select(columns)
         return query.to_list()
 
+    def runs(self) -> list[dict[str, Any]]:
+        """Every recorded run, oldest first (the last one is the current run)."""
+        if "runs" not in self._db.list_tables().tables:
+            return []
+        table = self.table("runs")
+        table.checkout_latest()
+        rows = table.search().limit(None).to_list()
+        return sorted(rows, key=lambda r: (r["finished_at"], r["started_at"]))
+
     def latest_run(self) -> dict[str, Any] | None:
-        if not self.has("runs") or self.count("runs") == 0:
-            return None
-        rows = self.table("runs").search().limit(None).to_list()
-        return max(rows, key=lambda r: r["finished_at"])
+        """The current run: the row appended last (a build, a rollback, a forget)."""
+        rows = self.runs()
+        return rows[-1] if rows else None
+
+
+def run_versions(run: dict[str, Any]) -> dict[str, int]:
+    """A run row's table versions (`runs` itself never pinned)."""
+    versions = json.loads(run.get("versions") or "{}")
+    return {name: int(v) for name, v in versions.items() if name != "runs"}
 
 
 def _covers_all(table: Any, index: str, rows: int) -> bool:
