@@ -77,8 +77,7 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
     else:
         _delete_user(store, user_id)
         for name in ("quarantine", "build_failures"):
-            if store.has(name) and store.count(name, where):
-                store.table(name).delete(where)
+            if store.delete(name, where):
                 touched.add(name)
     for name in (*USER_TABLES, "quarantine"):
         after = _user_rows(store, name, user_id)
@@ -143,8 +142,7 @@ def _recompile(store: LanceStore, cfg: Config, messages: list[Message]) -> None:
 
 def _delete_user(store: LanceStore, user_id: str) -> None:
     for name in USER_TABLES:
-        if store.has(name):
-            store.table(name).delete(f"user_id = {sql_str(user_id)}")
+        store.delete(name, f"user_id = {sql_str(user_id)}")
 
 
 def _drop_quarantine(store: LanceStore, user_id: str, forgotten: set[str]) -> set[str]:
@@ -155,7 +153,7 @@ def _drop_quarantine(store: LanceStore, user_id: str, forgotten: set[str]) -> se
     ids = [r["quarantine_id"] for r in rows if any(m in (r["row"] or "") for m in forgotten)]
     if not ids:
         return set()
-    store.table("quarantine").delete(sql_in("quarantine_id", ids))
+    store.delete("quarantine", sql_in("quarantine_id", ids))
     return {"quarantine"}
 
 

@@ -68,6 +68,9 @@ class LanceStore:
             str(self.path), read_consistency_interval=timedelta(seconds=refresh_seconds)
         )
         self._tables: dict[str, Any] = {}
+        self._rows_removed: set[str] = set()
+        """Tables whose rows were updated or deleted here since their full-text index was
+        built: an incremental update would keep the removed rows' BM25 statistics."""
         self.refresh_seconds = refresh_seconds
         self.follow_runs = follow_runs
         self.run: dict[str, Any] | None = None
@@ -141,8 +144,19 @@ class LanceStore:
             replace_where = sql_in("user_id", replace_users)
         if replace_where:
             builder = builder.when_not_matched_by_source_delete(replace_where)
-        builder.execute(data)
+        result = builder.execute(data)
+        if result.num_updated_rows or result.num_deleted_rows:
+            self._rows_removed.add(name)
         return int(table.version)
+
+    def delete(self, name: str, where: str) -> int:
+        """Delete the rows matching `where`; returns how many went."""
+        if not self.has(name):
+            return 0
+        deleted = int(self.table(name).delete(where).num_deleted_rows)
+        if deleted:
+            self._rows_removed.add(name)
+        return deleted
 
     def commit_run(
         self,
@@ -173,10 +187,12 @@ class LanceStore:
                 else pa.RecordBatchReader.from_batches(schema, [])
             )
             replace = users if name in USER_TABLES else ()
-            self.upsert(name, reader, dim, replace_users=replace, replace_where=replace_where)
-            self.compact(name)
-            versions[name] = int(self.table(name).version)
+            versions[name] = self.upsert(
+                name, reader, dim, replace_users=replace, replace_where=replace_where
+            )
         self.build_indexes()
+        for name in versions:
+            self.compact(name)  # indexes are remapped to the compacted rows
         return {name: int(self.table(name).version) for name in versions}
 
     def compact(self, name: str, purge: bool = False) -> None:
@@ -223,9 +239,12 @@ class LanceStore:
         An index is touched only when its table changed since it was built, so a run that
         wrote nothing costs one metadata read per index. The user_id B-tree is updated
         incrementally (new rows merged into it; deleted rows are masked by Lance). A
-        full-text index is rebuilt over the whole table: an incremental update after the
-        updates and deletions a rebuilt user brings changes BM25 scores and the order of
-        ties (measured: benchmarks/results/fts_incremental.md).
+        full-text index is updated incrementally when rows were only appended (same results
+        as a full build), and rebuilt over the whole table when this store updated or
+        deleted rows of it: Lance's incremental update then keeps the removed rows' BM25
+        statistics and changes scores and order (benchmarks/results/fts_incremental.md).
+        The "rows removed" flag lives in this object: a process killed between its writes
+        and this call leaves the next one an append-only view of the change.
         """
         built: dict[str, list[str]] = {}
         for name in names if names is not None else SPECS:
@@ -248,11 +267,15 @@ class LanceStore:
                         continue
                     table.to_lance().optimize.optimize_indices(index_names=[index])
                     table.checkout_latest()
-                elif _covers_all(table, index, rows):
-                    continue
-                else:
+                elif name in self._rows_removed:
                     table.create_index(column, config=config, replace=True)
+                elif _covers_all(table, index):
+                    continue
+                else:  # rows were only appended: the delta gives the full build's results
+                    table.to_lance().optimize.optimize_indices(index_names=[index])
+                    table.checkout_latest()
                 built.setdefault(name, []).append(column)
+            self._rows_removed.discard(name)
         return built
 
     # ---------------------------------------------------------------- read
@@ -330,7 +353,8 @@ def run_versions(run: dict[str, Any]) -> dict[str, int]:
     return {name: int(v) for name, v in versions.items() if name != "runs"}
 
 
-def _covers_all(table: Any, index: str, rows: int) -> bool:
-    """Does `index` cover exactly the table's current rows (none new, none deleted)?"""
+def _covers_all(table: Any, index: str) -> bool:
+    """Does `index` cover every current row? (Lance's count of indexed rows already leaves
+    deleted rows out, so deletions alone go unseen here: `_rows_removed` tracks them.)"""
     stats = table.index_stats(index)
-    return stats is not None and stats.num_unindexed_rows == 0 and stats.num_indexed_rows == rows
+    return stats is not None and stats.num_unindexed_rows == 0
