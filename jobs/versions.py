@@ -30,7 +30,8 @@ def render_runs(rows: list[dict[str, Any]]) -> str:
     lines = []
     for row in rows:
         mark = "*" if row["current"] else (" " if row["restorable"] else "-")
-        counts = " ".join(f"{k}={row['counts'][k]}" for k in COUNT_KEYS if k in row["counts"])
+        keys = [k for k in COUNT_KEYS if k in row["counts"]] or sorted(row["counts"])
+        counts = " ".join(f"{k}={row['counts'][k]}" for k in keys)
         versions = " ".join(
             f"{TABLE_ABBREVIATIONS.get(n, n)}@{v}" for n, v in sorted(row["versions"].items())
         )

@@ -15,6 +15,7 @@ messages brings them back.
 
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -73,12 +74,17 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
             _recompile(store, cfg, remaining)
         else:
             _delete_user(store, user_id)
-        touched |= _drop_quarantine(store, user_id, set(message_ids))
+        unparsed = 0
+        if _drop_quarantine(store, user_id, set(message_ids)):
+            touched.add("quarantine")
     else:
         _delete_user(store, user_id)
         for name in ("quarantine", "build_failures"):
             if store.delete(name, where):
                 touched.add(name)
+        unparsed = _drop_quarantine(store, None, {f'"user_id": {json.dumps(user_id)}'})
+        if unparsed:
+            touched.add("quarantine")
     for name in (*USER_TABLES, "quarantine"):
         after = _user_rows(store, name, user_id)
         gone = before[name].keys() - after.keys()
@@ -89,6 +95,8 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
             report.rewritten[name] = changed
         if new := len(after.keys() - before[name].keys()):
             report.added[name] = new
+    if unparsed:
+        report.removed["quarantine"] = report.removed.get("quarantine", 0) + unparsed
     for name in sorted(touched):
         if store.has(name):
             store.compact(name, purge=True)
@@ -145,16 +153,17 @@ def _delete_user(store: LanceStore, user_id: str) -> None:
         store.delete(name, f"user_id = {sql_str(user_id)}")
 
 
-def _drop_quarantine(store: LanceStore, user_id: str, forgotten: set[str]) -> set[str]:
-    """Quarantined lines of the user that name a forgotten message."""
+def _drop_quarantine(store: LanceStore, user_id: str | None, needles: set[str]) -> int:
+    """Quarantined lines (of the user; `None`: of anyone, e.g. a line whose JSON did not
+    parse, so no user was recorded) whose raw text holds one of `needles`."""
     if not store.has("quarantine"):
-        return set()
-    rows = store.rows("quarantine", user_id, columns=["quarantine_id", "row"])
-    ids = [r["quarantine_id"] for r in rows if any(m in (r["row"] or "") for m in forgotten)]
-    if not ids:
-        return set()
-    store.delete("quarantine", sql_in("quarantine_id", ids))
-    return {"quarantine"}
+        return 0
+    query = store.table("quarantine").search().select(["quarantine_id", "row"]).limit(None)
+    if user_id is not None:
+        query = query.where(f"user_id = {sql_str(user_id)}")
+    rows = query.to_list()
+    ids = [r["quarantine_id"] for r in rows if any(n in (r["row"] or "") for n in needles)]
+    return store.delete("quarantine", sql_in("quarantine_id", ids)) if ids else 0
 
 
 def _remove_work_outputs(store_dir: Path, user_id: str) -> int:

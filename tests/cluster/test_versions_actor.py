@@ -131,6 +131,9 @@ def test_forget_a_message_leaves_no_byte_of_it_and_others_unchanged(
     bob_messages = after.count("messages", "user_id = 'bob'")
     whole = forget_in_store(str(store_dir), cfg, "bob", [])
     assert whole.removed["messages"] == bob_messages > 0
+    # the sample's broken line of bob (no parsed user) is quarantined text of his: gone too
+    assert whole.removed["quarantine"] == 1
+    assert _files_with(store_dir, b"dune messiah") == []
     assert LanceStore(store_dir, follow_runs=True).count("messages", "user_id = 'bob'") == 0
     with pytest.raises(ValueError, match="no messages of user 'bob'"):
         forget_in_store(str(store_dir), cfg, "bob", [])
