@@ -55,6 +55,7 @@ from arborwiki.core.embedding import embedder_for
 from arborwiki.storage.archive import ArchiveError, archive_files, has_rows, input_sources
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
+from arborwiki.storage.versions import apply_retention
 
 WORK = "_work"
 PID_FILE = "driver.pid"
@@ -65,6 +66,7 @@ PLACEMENT_FIELDS = {
         "max_retries", "base_url", "engine_args", "cache_dir", "cache_rules",
     },
     "build": {"read_batch_rows", "retry_errors", "max_failed_share"},
+    "store": True,
 }  # fmt: skip
 """Settings that decide where and how fast work runs, never what it produces."""
 
@@ -283,6 +285,7 @@ def _build(
                 "versions": store.versions(),
             }
         )
+        apply_retention(store, cfg.store.keep_runs, cfg.store.retention_hours)
         if not failures:
             committed_marker.parent.mkdir(parents=True, exist_ok=True)
             committed_marker.write_text(json.dumps(store.versions(), sort_keys=True))

@@ -24,15 +24,16 @@ DEFAULT_REFRESH_SECONDS = 5.0
 def open_service(
     store_path: str, cfg: Config, refresh_seconds: float = DEFAULT_REFRESH_SECONDS
 ) -> QueryService:
-    """Open the store (it must exist) and the embedder once; the service reads lazily."""
-    store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False)
+    """Open the store (it must exist) and the embedder once; the service reads lazily, every
+    table at the versions of the current run (`refresh_if_due` moves to a newer one)."""
+    store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False, follow_runs=True)
     reader = LanceMemoryReader(store)
     return QueryService(reader, embedder_for(cfg.embed), cfg)
 
 
 def open_reader(store_path: str) -> LanceMemoryReader:
-    """User-scoped reads of an existing store (exports, tools)."""
-    return LanceMemoryReader(LanceStore(store_path, create=False))
+    """User-scoped reads of an existing store (exports, tools), at the current run."""
+    return LanceMemoryReader(LanceStore(store_path, create=False, follow_runs=True))
 
 
 def site_inputs(store_path: str, user_id: str) -> SiteInputs:
@@ -40,11 +41,20 @@ def site_inputs(store_path: str, user_id: str) -> SiteInputs:
     return read_site_inputs(open_reader(store_path), user_id)
 
 
+def follow_runs(service: QueryService) -> bool:
+    """Re-read the current-run pointer when `refresh_seconds` passed (between requests);
+    True when the service now reads another run (a new build, a rollback, a forget)."""
+    reader = service.reader
+    return isinstance(reader, LanceMemoryReader) and reader.store.refresh_if_due()
+
+
 def store_versions(service: QueryService) -> dict[str, int]:
     """The committed version of every table the service reads (fails if the store is gone)."""
     reader = service.reader
     if not isinstance(reader, LanceMemoryReader):
         raise TypeError(f"service reads from {type(reader).__name__}, not a Lance store")
+    if reader.store.follow_runs:
+        reader.store.refresh()  # re-reads the pointer: a removed store holds no run, no table
     versions = reader.store.versions()
     if not versions:
         raise RuntimeError(f"store {reader.store.path} holds no tables")

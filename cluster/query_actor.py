@@ -1,8 +1,9 @@
 """The thin serving side: a named Ray actor that opens the store and answers queries.
 
 The store is opened inside the actor (never on the driver before the actor starts).
-Lance re-reads the latest committed version at most every `refresh_seconds`, so a
-nightly rebuild is picked up without restarting the actor.
+Every table is read at the versions of one committed run (the latest row of `runs`); before
+a request, at most every `refresh_seconds`, the actor re-reads that pointer, so a nightly
+run or a rollback is picked up without a restart and no request mixes two runs.
 """
 
 from __future__ import annotations
@@ -12,7 +13,12 @@ from typing import Any
 import ray
 
 from arborwiki.backends.answers import build_generate
-from arborwiki.cluster.local_service import DEFAULT_REFRESH_SECONDS, open_service, store_versions
+from arborwiki.cluster.local_service import (
+    DEFAULT_REFRESH_SECONDS,
+    follow_runs,
+    open_service,
+    store_versions,
+)
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
 from arborwiki.storage.site import SiteCache
@@ -32,6 +38,7 @@ class QueryActor:
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> dict[str, Any]:
+        follow_runs(self.service)
         return self.service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
 
     def ask(
@@ -43,20 +50,30 @@ class QueryActor:
                 "answer.backend is 'none': set answer.backend=openai or vllm to get answers, "
                 "or use query() and hand the cited evidence to your own model"
             )
+        follow_runs(self.service)
         if self._answerer is None:  # built on first use: a vLLM engine is slow to start
             self._answerer = Answerer(self.cfg.answer, build_generate(self.cfg.answer))
         answered = self._answerer.answer(self.service, user_id, question, k, budget_tokens)
         return answered.model_dump(mode="json")
 
     def localize(self, user_id: str, turn_text: str) -> dict[str, Any]:
+        follow_runs(self.service)
         return self.service.localize(user_id, turn_text).model_dump(mode="json")
 
     def history(self, user_id: str, about: str) -> dict[str, Any]:
+        follow_runs(self.service)
         return self.service.history(user_id, about).model_dump(mode="json")
 
     def ui_page(self, user_id: str, path: str) -> tuple[str, str] | None:
         """One file of the user's HTML viewer, rendered from this store (None: none such)."""
+        follow_runs(self.service)
         return self._sites.page(user_id, path)
+
+    def current_run(self) -> str | None:
+        """The run id this replica reads now (after following the pointer if due)."""
+        follow_runs(self.service)
+        run = self.service.reader.store.run  # type: ignore[attr-defined]  # Lance reader
+        return None if run is None else str(run["run_id"])
 
     def ready(self) -> bool:
         """The actor is up (its constructor ran); says nothing about the store's contents."""

@@ -353,6 +353,23 @@ class ViewerConfig(Section):
     )
 
 
+class StoreConfig(Section):
+    """Which table versions a store keeps: what `arborwiki rollback` can go back to."""
+
+    keep_runs: int = Field(
+        7,
+        ge=1,
+        description="the last N runs (builds, rollbacks, forgets) whose table versions are "
+        "kept after each commit, so `rollback` can restore them; older versions are deleted",
+    )
+    retention_hours: float = Field(
+        1.0,
+        ge=0.0,
+        description="versions younger than this are never deleted, whatever keep_runs says: "
+        "a query actor still pinned to a just-replaced run reads them until it refreshes",
+    )
+
+
 class Config(Section):
     ray: RayConfig = Field(default_factory=RayConfig)
     window: WindowConfig = Field(default_factory=WindowConfig)
@@ -366,6 +383,7 @@ class Config(Section):
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
     tokens: TokenConfig = Field(default_factory=TokenConfig)
     viewer: ViewerConfig = Field(default_factory=ViewerConfig)
+    store: StoreConfig = Field(default_factory=StoreConfig)
 
 
 def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:

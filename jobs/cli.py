@@ -185,6 +185,56 @@ def export_html_cmd(
     print(f"wrote {count} files to {out}; open {out}/index.html")
 
 
+@app.command("versions")
+@one_line_errors
+def versions_cmd(
+    store: str = typer.Option(..., "--store", "-s"),
+    as_json: bool = typer.Option(False, "--json", help="print the runs as JSON"),
+) -> None:
+    """List the store's runs (time, input, counts, table versions); the last is current."""
+    from arborwiki.jobs.versions import render_runs, runs
+
+    rows = runs(store)
+    print(json.dumps(rows, indent=2) if as_json else render_runs(rows))
+
+
+@app.command("rollback")
+@one_line_errors
+def rollback_cmd(
+    store: str = typer.Option(..., "--store", "-s"),
+    to: str = typer.Option(..., "--to", help="run id to go back to (see `arborwiki versions`)"),
+    as_json: bool = typer.Option(False, "--json", help="print the new run as JSON"),
+) -> None:
+    """Restore every table to a run's versions, as one switch readers follow (a new run)."""
+    from arborwiki.jobs.versions import render_rollback, rollback
+
+    row = rollback(store, to)
+    print(json.dumps(row, indent=2) if as_json else render_rollback(row))
+
+
+MessageOpt = typer.Option(
+    None, "--message", "-m", help="forget only this source message (repeatable)"
+)
+
+
+@app.command("forget")
+@one_line_errors
+def forget_cmd(
+    store: str = typer.Option(..., "--store", "-s"),
+    user: str = typer.Option(..., "--user", "-u", help="the user to forget (or whose messages)"),
+    message: list[str] | None = MessageOpt,
+    as_json: bool = typer.Option(False, "--json", help="print what was removed as JSON"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Remove a user, or some of their messages, and everything built from them, from every
+    table and every retained version (older versions are deleted; a run is recorded)."""
+    from arborwiki.jobs.forget import forget, render_forget
+
+    report = forget(store, user, message or [], config_from(config, set))
+    print(json.dumps(report, indent=2) if as_json else render_forget(report))
+
+
 evaluate_app = typer.Typer(no_args_is_help=True, help="Benchmarks against gold evidence.")
 app.add_typer(evaluate_app, name="evaluate")
 

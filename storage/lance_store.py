@@ -2,14 +2,22 @@
 
 Write side: a run's workers leave Parquet files per shard and table; `commit_run`
 upserts them table by table (one new version per table), deleting the rebuilt users'
-rows that no longer exist, then records the versions in `runs`. Read side: user-scoped
-lookups and hybrid (vector + full-text) search, always filtered by user *before*
-ranking (`prefilter=True`), with every literal quoted by `sql_str`.
+rows that no longer exist, compacts and indexes, then `record_run` appends the run's row
+to `runs` with the version of every table. Read side: user-scoped lookups and hybrid
+(vector + full-text) search, always filtered by user *before* ranking (`prefilter=True`),
+with every literal quoted by `sql_str`.
+
+Consistent reads: the latest row of `runs` is the one "current run" pointer. A store opened
+with `follow_runs=True` (every query-side reader) reads each table at the version that row
+recorded, so it sees one committed run whole, never tables of two runs; tables written
+after it (a run in progress, an aborted one) stay invisible until the next row is appended,
+which is one Lance commit. `refresh()` re-reads the pointer.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -45,7 +53,13 @@ def _quarantine_scope(sources: Sequence[str], users: Sequence[str]) -> str | Non
 class LanceStore:
     """A directory of Lance tables; open it inside the process that uses it."""
 
-    def __init__(self, path: str | Path, refresh_seconds: float = 5.0, create: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        refresh_seconds: float = 5.0,
+        create: bool = True,
+        follow_runs: bool = False,
+    ) -> None:
         self.path = Path(path)
         if not create and not self.path.is_dir():
             raise FileNotFoundError(f"no store at {self.path}: build it first")
@@ -54,17 +68,55 @@ class LanceStore:
             str(self.path), read_consistency_interval=timedelta(seconds=refresh_seconds)
         )
         self._tables: dict[str, Any] = {}
+        self._rows_removed: set[str] = set()
+        """Tables whose rows were updated or deleted here since their full-text index was
+        built: an incremental update would keep the removed rows' BM25 statistics."""
+        self.refresh_seconds = refresh_seconds
+        self.follow_runs = follow_runs
+        self.run: dict[str, Any] | None = None
+        """The committed run a following store reads (None: no run recorded, read latest)."""
+        self._run_key: tuple[str, Any] | None = None
+        self._pinned: dict[str, int] = {}
+        self._checked_at = float("-inf")
+        if follow_runs:
+            self.refresh()
 
     # ---------------------------------------------------------------- tables
     def has(self, name: str) -> bool:
+        if self._pinned and name != "runs":
+            return name in self._pinned
         return name in self._db.list_tables().tables
 
     def table(self, name: str) -> Any:
         if name not in self._tables:
             if not self.has(name):
                 raise KeyError(f"store {self.path} has no table {name!r}: build it first")
-            self._tables[name] = self._db.open_table(name)
+            table = self._db.open_table(name)
+            if name in self._pinned:
+                table.checkout(self._pinned[name])
+            self._tables[name] = table
         return self._tables[name]
+
+    # ---------------------------------------------------------------- run pointer
+    def refresh(self) -> bool:
+        """Re-read the current-run pointer; re-pin every table when it moved (a new run or a
+        rollback). True when the store now reads another run."""
+        self._checked_at = time.monotonic()
+        run = self.latest_run()
+        key = None if run is None else (run["run_id"], run["finished_at"])
+        if key == self._run_key:
+            return False
+        self.run, self._run_key = run, key
+        self._pinned = run_versions(run) if run is not None else {}
+        self._tables = {n: t for n, t in self._tables.items() if n == "runs"}
+        return True
+
+    def refresh_if_due(self) -> bool:
+        """`refresh()` at most every `refresh_seconds` (call it between requests, never
+        within one: a request reads one run)."""
+        if not self.follow_runs or time.monotonic() - self._checked_at < self.refresh_seconds:
+            return False
+        return self.refresh()
 
     def _ensure(self, name: str, dim: int) -> Any:
         if not self.has(name):
@@ -92,8 +144,19 @@ class LanceStore:
             replace_where = sql_in("user_id", replace_users)
         if replace_where:
             builder = builder.when_not_matched_by_source_delete(replace_where)
-        builder.execute(data)
+        result = builder.execute(data)
+        if result.num_updated_rows or result.num_deleted_rows:
+            self._rows_removed.add(name)
         return int(table.version)
+
+    def delete(self, name: str, where: str) -> int:
+        """Delete the rows matching `where`; returns how many went."""
+        if not self.has(name):
+            return 0
+        deleted = int(self.table(name).delete(where).num_deleted_rows)
+        if deleted:
+            self._rows_removed.add(name)
+        return deleted
 
     def commit_run(
         self,
@@ -128,11 +191,25 @@ class LanceStore:
                 name, reader, dim, replace_users=replace, replace_where=replace_where
             )
         self.build_indexes()
-        return versions
+        for name in versions:
+            self.compact(name)  # indexes are remapped to the compacted rows
+        return {name: int(self.table(name).version) for name in versions}
+
+    def compact(self, name: str, purge: bool = False) -> None:
+        """Merge small fragments and rewrite those with deleted rows (one new version, none
+        when nothing needs it). `purge`: rewrite every fragment holding any deleted row, so
+        no current file keeps a deleted row's bytes (forgetting)."""
+        table = self.table(name)
+        options = {"materialize_deletions_threshold": 0.0} if purge else {}
+        table.to_lance().optimize.compact_files(**options)
+        table.checkout_latest()
 
     def record_run(self, row: dict[str, Any]) -> None:
-        table = self._ensure("runs", 1)
+        """Append a run's row: the new current-run pointer. `versions` defaults to every
+        table's version now (what this run leaves behind)."""
         payload = dict(row)
+        payload.setdefault("versions", self.versions())
+        table = self._ensure("runs", 1)
         for key in ("counts", "versions"):
             payload[key] = json.dumps(payload.get(key, {}), sort_keys=True)
         table.add(pa.Table.from_pylist([payload], schema=schema_for("runs", 1)))
@@ -151,19 +228,26 @@ class LanceStore:
             query = query.where(f"run_id = {sql_str(run_id)}")
         return query.limit(None).to_list()
 
-    def build_indexes(self) -> dict[str, list[str]]:
+    def build_indexes(
+        self, names: Iterable[str] | None = None, full: bool = False
+    ) -> dict[str, list[str]]:
         """Scalar index on user_id everywhere, full-text on text columns; returns the
-        columns (re)built per table.
+        columns indexed per table (`full`: rebuild every index of `names` from scratch).
 
         No ANN vector index: searches are filtered to one user first, whose memory
         is small enough for exact search (a prefiltered exact search measured 8.7 ms).
-        An index is (re)built only when its table changed since it was built — rows it
-        does not cover, or fewer rows than it covered — so a run that wrote nothing costs
-        one metadata read per index, and a rebuilt index is the same full build as before
-        (full-text scores stay those of one index over the whole table).
+        An index is touched only when its table changed since it was built, so a run that
+        wrote nothing costs one metadata read per index. The user_id B-tree is updated
+        incrementally (new rows merged into it; deleted rows are masked by Lance). A
+        full-text index is updated incrementally when rows were only appended (same results
+        as a full build), and rebuilt over the whole table when this store updated or
+        deleted rows of it: Lance's incremental update then keeps the removed rows' BM25
+        statistics and changes scores and order (benchmarks/results/fts_incremental.md).
+        The "rows removed" flag lives in this object: a process killed between its writes
+        and this call leaves the next one an append-only view of the change.
         """
         built: dict[str, list[str]] = {}
-        for name, spec in SPECS.items():
+        for name in names if names is not None else SPECS:
             if not self.has(name) or name == "runs":
                 continue
             table = self.table(name)
@@ -172,18 +256,32 @@ class LanceStore:
                 continue
             existing = {tuple(ix.columns): ix.name for ix in table.list_indices()}
             wanted = [("user_id", BTree())] if "user_id" in table.schema.names else []
-            wanted += [(column, FTS(with_position=False)) for column in spec.fts]
+            wanted += [(column, FTS(with_position=False)) for column in SPECS[name].fts]
             for column, config in wanted:
                 index = existing.get((column,))
-                if index is not None and _covers_all(table, index, rows):
+                if index is None or full:
+                    table.create_index(column, config=config, replace=True)
+                elif isinstance(config, BTree):
+                    stats = table.index_stats(index)
+                    if stats is None or stats.num_unindexed_rows == 0:
+                        continue
+                    table.to_lance().optimize.optimize_indices(index_names=[index])
+                    table.checkout_latest()
+                elif name in self._rows_removed:
+                    table.create_index(column, config=config, replace=True)
+                elif _covers_all(table, index):
                     continue
-                table.create_index(column, config=config, replace=True)
+                else:  # rows were only appended: the delta gives the full build's results
+                    table.to_lance().optimize.optimize_indices(index_names=[index])
+                    table.checkout_latest()
                 built.setdefault(name, []).append(column)
+            self._rows_removed.discard(name)
         return built
 
     # ---------------------------------------------------------------- read
     def versions(self) -> dict[str, int]:
-        return {n: int(self.table(n).version) for n in SPECS if self.has(n)}
+        """The version of every table this store reads (`runs`, the pointer, excluded)."""
+        return {n: int(self.table(n).version) for n in SPECS if n != "runs" and self.has(n)}
 
     def count(self, name: str, where: str | None = None) -> int:
         return int(self.table(name).count_rows(where)) if self.has(name) else 0
@@ -234,14 +332,29 @@ class LanceStore:
             query = query.select(columns)
         return query.to_list()
 
+    def runs(self) -> list[dict[str, Any]]:
+        """Every recorded run, oldest first (the last one is the current run)."""
+        if "runs" not in self._db.list_tables().tables:
+            return []
+        table = self.table("runs")
+        table.checkout_latest()
+        rows = table.search().limit(None).to_list()
+        return sorted(rows, key=lambda r: (r["finished_at"], r["started_at"]))
+
     def latest_run(self) -> dict[str, Any] | None:
-        if not self.has("runs") or self.count("runs") == 0:
-            return None
-        rows = self.table("runs").search().limit(None).to_list()
-        return max(rows, key=lambda r: r["finished_at"])
+        """The current run: the row appended last (a build, a rollback, a forget)."""
+        rows = self.runs()
+        return rows[-1] if rows else None
 
 
-def _covers_all(table: Any, index: str, rows: int) -> bool:
-    """Does `index` cover exactly the table's current rows (none new, none deleted)?"""
+def run_versions(run: dict[str, Any]) -> dict[str, int]:
+    """A run row's table versions (`runs` itself never pinned)."""
+    versions = json.loads(run.get("versions") or "{}")
+    return {name: int(v) for name, v in versions.items() if name != "runs"}
+
+
+def _covers_all(table: Any, index: str) -> bool:
+    """Does `index` cover every current row? (Lance's count of indexed rows already leaves
+    deleted rows out, so deletions alone go unseen here: `_rows_removed` tracks them.)"""
     stats = table.index_stats(index)
-    return stats is not None and stats.num_unindexed_rows == 0 and stats.num_indexed_rows == rows
+    return stats is not None and stats.num_unindexed_rows == 0

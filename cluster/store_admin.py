@@ -1,0 +1,47 @@
+"""Store administration for `arborwiki versions / rollback / forget`: no Ray started.
+
+jobs/ may not import storage/ (tests/test_architecture.py), so the commands reach the
+store through here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arborwiki.cluster.build import WORK
+from arborwiki.core.config import Config
+from arborwiki.storage.forget import ForgetReport, forget
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.versions import RunInfo, list_runs, rollback
+
+COMMITTED_MARKERS = "runs"
+"""`_work/runs/<run key>.committed`: the build's "this input is committed" markers."""
+
+
+def _open(store_path: str) -> LanceStore:
+    store = LanceStore(store_path, create=False)
+    if not store.runs():
+        raise ValueError(f"store {store_path} has no recorded runs: build it first")
+    return store
+
+
+def store_runs(store_path: str) -> list[RunInfo]:
+    """Every recorded run of the store, oldest first."""
+    return list_runs(_open(store_path))
+
+
+def rollback_store(store_path: str, run_id: str) -> RunInfo:
+    """Restore every table to `run_id`'s versions (a run of its own). The build's committed
+    markers go: after a rollback, rebuilding an input committed before must write again."""
+    info = rollback(_open(store_path), run_id)
+    for marker in (Path(store_path) / WORK / COMMITTED_MARKERS).glob("*.committed"):
+        marker.unlink(missing_ok=True)
+    return info
+
+
+def forget_in_store(
+    store_path: str, cfg: Config, user_id: str, message_ids: list[str]
+) -> ForgetReport:
+    """Forget a user or some of their messages (see storage/forget.py)."""
+    _open(store_path)
+    return forget(store_path, cfg, user_id, message_ids)
