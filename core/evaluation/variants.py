@@ -134,7 +134,7 @@ class Variants:
     ) -> dict[int, Context]:
         out = {}
         for b in budgets:
-            result = (service or self.service).answer(route, b)
+            result = (service or self.service).evidence(route, b)
             out[b] = Context(
                 frozenset(result.cited_ids()),
                 result.context_tokens,

@@ -33,8 +33,8 @@ class Admitted:
 
 
 class Budget:
-    def __init__(self, limit: int, rule: TokenConfig) -> None:
-        self.limit, self.used, self.rule = limit, 0, rule
+    def __init__(self, budget_tokens: int, rule: TokenConfig) -> None:
+        self.budget_tokens, self.used, self.rule = budget_tokens, 0, rule
         self.admitted: list[Admitted] = []
         self._seen: set[str] = set()
 
@@ -43,7 +43,7 @@ class Budget:
         if mid in self._seen:
             return
         cost = count_tokens(ref.message.full_text, self.rule)
-        if self.used + cost > self.limit:
+        if self.used + cost > self.budget_tokens:
             return
         self._seen.add(mid)
         self.used += cost

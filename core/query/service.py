@@ -250,11 +250,12 @@ class QueryService:
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> QueryResult:
-        return self.answer(self.route(user_id, question, k), budget_tokens)
+        return self.evidence(self.route(user_id, question, k), budget_tokens)
 
-    def answer(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
+    def evidence(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
         """Step 3 for a routed question: changed beliefs first (at most a small share of the
-        budget), then evidence messages in the rest."""
+        budget), then evidence messages in the rest. No model is called here: answering over
+        this evidence is core.answer.Answerer.answer."""
         qc = self.cfg.query
         budget_tokens = budget_tokens or qc.budget_tokens
         claims, claim_tokens = self._claims(
@@ -263,7 +264,7 @@ class QueryService:
             route.info,
             int(budget_tokens * qc.claim_budget_share),
         )
-        budget = self.evidence_order(route, budget_tokens - claim_tokens)
+        admitted = self.evidence_order(route, budget_tokens - claim_tokens)
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
@@ -278,7 +279,7 @@ class QueryService:
                     why=a.why,
                     admitted=i,
                 )
-                for i, a in enumerate(budget.admitted)
+                for i, a in enumerate(admitted.admitted)
             ),
             key=lambda e: (e.timestamp, e.message_id),
         )
@@ -303,7 +304,7 @@ class QueryService:
             ],
             evidence=evidence,
             claims=claims,
-            context_tokens=budget.used + claim_tokens,
+            context_tokens=admitted.used + claim_tokens,
         )
 
     def _candidates(
@@ -379,7 +380,7 @@ class QueryService:
         return grouped
 
     def _claims(
-        self, user_id: str, selected: list[str], info: QuestionInfo, budget: int
+        self, user_id: str, selected: list[str], info: QuestionInfo, budget_tokens: int
     ) -> tuple[list[ClaimLine], int]:
         """Revised or deprecated claims on the selected trajectories that share content words
         with the question (beyond its subject), each with the claim that replaced it, so the
@@ -407,7 +408,7 @@ class QueryService:
                 replaced_by_message_ids=successor.source_message_ids if successor else [],
             )
             cost = count_tokens(line.text + (line.replaced_by or ""), self.cfg.tokens)
-            if used + cost > budget:
+            if used + cost > budget_tokens:
                 break
             lines.append(line)
             used += cost
