@@ -259,11 +259,23 @@ class QueryConfig(Section):
         description="fused hits: messages up to this mean length (tokens) get the full vector "
         "weight, longer ones proportionally less (0: always full)",
     )
+    vector_full_weight_slots: int = Field(
+        0,
+        ge=0,
+        description="evidence order: the vector ranking gets its full weight when the budget "
+        "holds this many messages (of the hits' mean length), proportionally less below "
+        "(0: the same weight at every budget)",
+    )
     fuse_hit_modes: bool = Field(
         True, description="rank message hits by our weighted RRF of text and vector searches"
     )
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"
+    )
+    expand_hit_trajectories: bool = Field(
+        False,
+        description="reply/thread expansion also for the trajectories of the top route_hits "
+        "hits, selected or not (else only for the selected trajectories)",
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
     routed_hits: int = Field(
