@@ -272,6 +272,13 @@ class QueryConfig(Section):
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"
     )
+    thread_by_distance: int = Field(
+        0,
+        ge=0,
+        description="thread expansion admits the turns 1..this many positions from each hit "
+        "first (round by round over the hits), then whole snapshots (0: whole snapshots "
+        "in hit order)",
+    )
     expand_hit_trajectories: bool = Field(
         False,
         description="reply/thread expansion also for the trajectories of the top route_hits "

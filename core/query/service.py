@@ -275,6 +275,7 @@ class QueryService:
             0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
             self.cfg.query.expand_threads,
             self.cfg.query.reply_max_tokens or None,
+            self.cfg.query.thread_by_distance,
         )
 
     def query(
