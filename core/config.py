@@ -241,6 +241,9 @@ class QueryConfig(Section):
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
+    no_replies_for_lists: bool = Field(
+        False, description="list and count questions admit no replies: more hits instead"
+    )
     reply_max_tokens: int = Field(
         100, ge=0, description="replies longer than this are not admitted as replies (0: any)"
     )

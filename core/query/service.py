@@ -262,6 +262,14 @@ class QueryService:
         top = (h.record.trajectory_id for h in route.hits[: self.cfg.query.route_hits])
         return list(dict.fromkeys([*selected, *(t for t in top if t)]))
 
+    def _no_replies(self, info: QuestionInfo) -> bool:
+        """When replies would take the slots of further hits: "when" questions (the hit's own
+        date answers) and, with `no_replies_for_lists`, list and count questions (each further
+        hit may be one more item)."""
+        if _asks_when(info.text):
+            return True
+        return self.cfg.query.no_replies_for_lists and (info.is_list or info.is_count)
+
     def evidence_order(self, route: Route, budget_tokens: int) -> Budget:
         """Step 3: admit evidence messages (see core.query.evidence) within the budget."""
         hits = self.evidence_hits(route, budget_tokens)
@@ -272,7 +280,7 @@ class QueryService:
             self._neighbours(route.user_id, hits, set(expanded)),
             budget_tokens,
             self.cfg.tokens,
-            0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
+            0 if self._no_replies(route.info) else self.cfg.query.reply_hits,
             self.cfg.query.expand_threads,
             self.cfg.query.reply_max_tokens or None,
             self.cfg.query.thread_by_distance,
