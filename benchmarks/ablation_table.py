@@ -12,19 +12,17 @@ import json
 import sys
 
 PARTS = {
-    "no_wiki": "wiki routing",
-    "no_selection": "trajectory selection (S(T) coverage terms)",
-    "no_expansion": "reply / thread expansion",
-    "no_claims": "changed-belief claims",
+    "no_wiki": "− wiki routing",
+    "coverage_terms": "+ S(T) coverage terms (off by default)",
+    "no_expansion": "− reply / thread expansion",
+    "no_claims": "− changed-belief claims",
 }
 FLAT = ("flat_bm25", "flat_dense", "flat_hybrid")
 
 
 def table(sets: dict[str, dict]) -> str:
     lines = [
-        "| set | budget | arborwiki | "
-        + " | ".join(f"− {p}" for p in PARTS.values())
-        + " | best flat |",
+        "| set | budget | arborwiki | " + " | ".join(PARTS.values()) + " | best flat |",
         "|---" * (4 + len(PARTS)) + "|",
     ]
     for name, metrics in sets.items():

@@ -316,6 +316,11 @@ class QueryConfig(Section):
     )
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)
+    coverage_terms: bool = Field(
+        False,
+        description="S(T) coverage terms (the w_* weights below) in trajectory selection; off: "
+        "the top k by s_rank (measured better on LoCoMo dev, equal on the long set)",
+    )
     w_entity: float = Field(0.90, description="weight of Δ_entity")
     w_facet: float = Field(0.65, description="weight of Δ_facet")
     w_item: float = Field(0.30, description="weight of Δ_item")
