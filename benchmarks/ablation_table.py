@@ -1,6 +1,8 @@
 """Ablation table from `arborwiki evaluate` metrics: what each structural part adds.
 
-    python -m benchmarks.ablation_table NAME=DIR/metrics.json [NAME=...]
+    python -m benchmarks.ablation_table NAME=DIR/metrics.json[,MORE.json] [NAME=...]
+
+Several files for one set are merged (variants measured in separate runs on the same store).
 
 Prints, per set and budget, gold coverage of arborwiki and of each ablation (one part
 switched off), with the difference to arborwiki, and the best flat baseline.
@@ -45,9 +47,12 @@ def table(sets: dict[str, dict]) -> str:
 def main() -> None:
     sets = {}
     for arg in sys.argv[1:]:
-        name, _, path = arg.partition("=")
-        with open(path) as f:
-            sets[name] = json.load(f)
+        name, _, paths = arg.partition("=")
+        merged: dict = {"variants": {}}
+        for path in paths.split(","):
+            with open(path) as f:
+                merged["variants"].update(json.load(f)["variants"])
+        sets[name] = merged
     print(table(sets))
 
 
