@@ -1,6 +1,8 @@
 """Ablation table from `arborwiki evaluate` metrics: what each structural part adds.
 
-    python -m benchmarks.ablation_table NAME=DIR/metrics.json [NAME=...]
+    python -m benchmarks.ablation_table NAME=DIR/metrics.json[,MORE.json] [NAME=...]
+
+Several files for one set are merged (variants measured in separate runs on the same store).
 
 Prints, per set and budget, gold coverage of arborwiki and of each ablation (one part
 switched off), with the difference to arborwiki, and the best flat baseline.
@@ -12,19 +14,17 @@ import json
 import sys
 
 PARTS = {
-    "no_wiki": "wiki routing",
-    "no_selection": "trajectory selection (S(T) coverage terms)",
-    "no_expansion": "reply / thread expansion",
-    "no_claims": "changed-belief claims",
+    "no_wiki": "− wiki routing",
+    "coverage_terms": "+ S(T) coverage terms (off by default)",
+    "no_expansion": "− reply / thread expansion",
+    "no_claims": "− changed-belief claims",
 }
 FLAT = ("flat_bm25", "flat_dense", "flat_hybrid")
 
 
 def table(sets: dict[str, dict]) -> str:
     lines = [
-        "| set | budget | arborwiki | "
-        + " | ".join(f"− {p}" for p in PARTS.values())
-        + " | best flat |",
+        "| set | budget | arborwiki | " + " | ".join(PARTS.values()) + " | best flat |",
         "|---" * (4 + len(PARTS)) + "|",
     ]
     for name, metrics in sets.items():
@@ -47,9 +47,12 @@ def table(sets: dict[str, dict]) -> str:
 def main() -> None:
     sets = {}
     for arg in sys.argv[1:]:
-        name, _, path = arg.partition("=")
-        with open(path) as f:
-            sets[name] = json.load(f)
+        name, _, paths = arg.partition("=")
+        merged: dict = {"variants": {}}
+        for path in paths.split(","):
+            with open(path) as f:
+                merged["variants"].update(json.load(f)["variants"])
+        sets[name] = merged
     print(table(sets))
 
 

@@ -10,7 +10,9 @@ Each --grid is NAME:comma-separated dotted overrides (applied to configs/default
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
 from arborwiki.cluster.query_actor import open_service
 from arborwiki.core.config import load_config
@@ -28,10 +30,15 @@ def main() -> None:
     ap.add_argument("--grid", action="append", default=[])
     ap.add_argument("--variant", default="arborwiki")
     ap.add_argument("--set", action="append", default=[], help="overrides for every setting")
+    ap.add_argument(
+        "--out",
+        help="write the metrics (as `arborwiki evaluate` does) to this JSON file; "
+        "keyed by the variant for the default grid, else by the grid's name",
+    )
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     questions = read_locomo_qa(args.file)
-    rows = []
+    rows, saved = [], {}
     for spec in args.grid or ["base:"]:
         name, _, raw = spec.partition(":")
         overrides = [*args.set, *(o for o in raw.split(",") if o)]
@@ -47,6 +54,9 @@ def main() -> None:
             for b, ctx in runner.get(args.variant)(resolved, budgets).items():
                 scores.append(score(name, b, qa.category, gold, ctx, index.trajectory_of()))
         metrics = aggregate(scores)[name]
+        saved[args.variant if not args.grid else name] = metrics
+        if args.out:
+            Path(args.out).write_text(json.dumps({"file": args.file, "variants": saved}, indent=2))
         cov = {b: (metrics[str(b)]["all"], metrics[str(b)]["1"]) for b in budgets}
         cells = [f"{a['gold_ref_cov']:.3f} (mh {m['gold_ref_cov']:.3f})" for a, m in cov.values()]
         rows.append(f"| {name} | " + " | ".join(cells) + f" | {time.time() - started:.0f} s |")

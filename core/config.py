@@ -241,6 +241,9 @@ class QueryConfig(Section):
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
+    no_replies_for_lists: bool = Field(
+        False, description="list and count questions admit no replies: more hits instead"
+    )
     reply_max_tokens: int = Field(
         100, ge=0, description="replies longer than this are not admitted as replies (0: any)"
     )
@@ -259,11 +262,30 @@ class QueryConfig(Section):
         description="fused hits: messages up to this mean length (tokens) get the full vector "
         "weight, longer ones proportionally less (0: always full)",
     )
+    vector_full_weight_slots: int = Field(
+        30,
+        ge=0,
+        description="evidence order: the vector ranking gets its full weight when the budget "
+        "holds this many messages (of the hits' mean length), proportionally less below "
+        "(0: the same weight at every budget). 30: fit on the dev sets, see the README",
+    )
     fuse_hit_modes: bool = Field(
         True, description="rank message hits by our weighted RRF of text and vector searches"
     )
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"
+    )
+    thread_by_distance: int = Field(
+        0,
+        ge=0,
+        description="thread expansion admits the turns 1..this many positions from each hit "
+        "first (round by round over the hits), then whole snapshots (0: whole snapshots "
+        "in hit order)",
+    )
+    expand_hit_trajectories: bool = Field(
+        False,
+        description="reply/thread expansion also for the trajectories of the top route_hits "
+        "hits, selected or not (else only for the selected trajectories)",
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
     routed_hits: int = Field(
@@ -294,6 +316,11 @@ class QueryConfig(Section):
     )
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)
+    coverage_terms: bool = Field(
+        False,
+        description="S(T) coverage terms (the w_* weights below) in trajectory selection; off: "
+        "the top k by s_rank (measured better on LoCoMo dev, equal on the long set)",
+    )
     w_entity: float = Field(0.90, description="weight of Δ_entity")
     w_facet: float = Field(0.65, description="weight of Δ_facet")
     w_item: float = Field(0.30, description="weight of Δ_item")

@@ -73,7 +73,9 @@ def query_cmd(
     user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
     store: str = typer.Option(..., "--store", "-s"),
     k: int | None = typer.Option(None, help="trajectories to select (default query.k)"),
-    budget: int | None = typer.Option(None, help="evidence token budget"),
+    budget_tokens: int | None = typer.Option(
+        None, "--budget-tokens", "--budget", help="evidence token budget (--budget: old name)"
+    ),
     local: bool = typer.Option(False, "--local", help="run in-process instead of via the actor"),
     as_json: bool = typer.Option(False, "--json", help="print the full result as JSON"),
     answer: bool = typer.Option(
@@ -86,7 +88,7 @@ def query_cmd(
     from arborwiki.jobs.query import ask
     from arborwiki.jobs.render import render_result
 
-    result = ask(store, user, question, k, budget, local, config_from(config, set), answer)
+    result = ask(store, user, question, k, budget_tokens, local, config_from(config, set), answer)
     if as_json:
         print(json.dumps(result, indent=2))
     elif answer:

@@ -12,7 +12,7 @@ def ask(
     user_id: str,
     question: str,
     k: int | None,
-    budget: int | None,
+    budget_tokens: int | None,
     local: bool,
     cfg: Config,
     answer: bool = False,
@@ -28,12 +28,14 @@ def ask(
         if answer:
             from arborwiki.core.answer.answerer import Answerer
 
-            answered = Answerer(cfg.answer).answer(service, user_id, question, k, budget)
+            answered = Answerer(cfg.answer).answer(service, user_id, question, k, budget_tokens)
             return answered.model_dump(mode="json")
-        return service.query(user_id, question, k, budget).model_dump(mode="json")
+        return service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
 
     from arborwiki.cluster.query_client import QueryClient
     from arborwiki.cluster.runtime import start_ray
 
     start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
-    return QueryClient.connect(cfg).call("ask" if answer else "query", user_id, question, k, budget)
+    return QueryClient.connect(cfg).call(
+        "ask" if answer else "query", user_id, question, k, budget_tokens
+    )

@@ -62,9 +62,9 @@ class Answerer:
         user_id: str,
         question: str,
         k: int | None = None,
-        budget: int | None = None,
+        budget_tokens: int | None = None,
     ) -> AnsweredQuery:
-        result = service.query(user_id, question, k, budget)
+        result = service.query(user_id, question, k, budget_tokens)
         checked, parsed = self._attempt(result)
         if checked.supported or not parsed or not self.cfg.retry_on_missing:
             return AnsweredQuery(result=result, answer=checked)
@@ -72,7 +72,7 @@ class Answerer:
         if not rewritten or rewritten.lower() == question.strip().lower():
             return AnsweredQuery(result=result, answer=checked)
         # Evidence for the rewritten query, but the model still answers the user's question.
-        retry = service.query(user_id, rewritten, k, budget).model_copy(
+        retry = service.query(user_id, rewritten, k, budget_tokens).model_copy(
             update={"question": question}
         )
         return AnsweredQuery(

@@ -30,17 +30,9 @@ VARIANTS = (
 # Ablations: arborwiki with one structural part switched off (config overrides on the same
 # store). `no_wiki` (no page routing) is a variant above.
 ABLATIONS: dict[str, dict[str, object]] = {
-    # S(T) without its coverage terms: the top-k trajectories by s_rank alone.
-    "no_selection": {
-        "w_entity": 0.0,
-        "w_facet": 0.0,
-        "w_item": 0.0,
-        "w_term": 0.0,
-        "w_inventory": 0.0,
-        "w_count": 0.0,
-        "w_family": 0.0,
-        "p_redundancy": 0.0,
-    },
+    # The S(T) coverage terms switched back on (off by default since they were measured to
+    # cost coverage): what the SPEC's greedy selection adds over the top k by s_rank.
+    "coverage_terms": {"coverage_terms": True},
     "no_expansion": {"reply_hits": 0, "expand_threads": False},
     "no_claims": {"claim_budget_share": 0.0},
 }
@@ -134,7 +126,7 @@ class Variants:
     ) -> dict[int, Context]:
         out = {}
         for b in budgets:
-            result = (service or self.service).answer(route, b)
+            result = (service or self.service).evidence(route, b)
             out[b] = Context(
                 frozenset(result.cited_ids()),
                 result.context_tokens,

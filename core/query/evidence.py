@@ -7,7 +7,8 @@ lose its hits; it decides which messages *join* them. Order of admission:
    selected brings the next turn of its thread right after it (the reply that usually
    holds the answer);
 2. neighbours: the other turns of the snapshots of hits on selected trajectories, best
-   hits first — a hit's own thread around it.
+   hits first — a hit's own thread around it; with `thread_by_distance` D, first the turns
+   1, 2, …, D positions from each hit (round by round over the hits), then the rest.
 Measured on LoCoMo dev (benchmarks/results/locomo_dev.md): re-ordering hits for thread
 diversity (the best hit of each selected trajectory first) lost coverage at 1K tokens and
 gained nothing at 2.7K/4K, so the selection decides which messages join a hit, not the
@@ -34,8 +35,8 @@ class Admitted:
 
 
 class Budget:
-    def __init__(self, limit: int, rule: TokenConfig) -> None:
-        self.limit, self.used, self.rule = limit, 0, rule
+    def __init__(self, budget_tokens: int, rule: TokenConfig) -> None:
+        self.budget_tokens, self.used, self.rule = budget_tokens, 0, rule
         self.admitted: list[Admitted] = []
         self._seen: set[str] = set()
 
@@ -44,7 +45,7 @@ class Budget:
         if mid in self._seen:
             return
         cost = count_tokens(ref.message.full_text, self.rule)
-        if self.used + cost > self.limit:
+        if self.used + cost > self.budget_tokens:
             return
         self._seen.add(mid)
         self.used += cost
@@ -60,6 +61,7 @@ def expand_evidence(
     reply_hits: int = 0,
     threads: bool = True,
     reply_max_tokens: int | None = None,
+    thread_by_distance: int = 0,
 ) -> Budget:
     """Admit messages in the order above; `neighbours` maps snapshot id → its messages."""
     budget = Budget(budget_tokens, rule)
@@ -78,11 +80,30 @@ def expand_evidence(
 
     for hit in ranked:
         offer_hit(hit)
-    for hit in ranked if threads else []:
-        if hit.record.trajectory_id in selected and hit.record.snapshot_id:
-            for ref in neighbours.get(hit.record.snapshot_id, []):
+    threaded = [
+        h for h in ranked if threads and h.record.trajectory_id in chosen and h.record.snapshot_id
+    ]
+    for distance in range(1, thread_by_distance + 1):
+        # Nearest turns first, round by round over the hits: a hit's context sits next to it.
+        for hit in threaded:
+            for ref in _turns_at(hit.record, neighbours, distance):
                 budget.offer(ref, "thread")
+    for hit in threaded:
+        for ref in neighbours.get(hit.record.snapshot_id or "", []):
+            budget.offer(ref, "thread")
     return budget
+
+
+def _turns_at(
+    ref: MessageRef, neighbours: dict[str, list[MessageRef]], distance: int
+) -> list[MessageRef]:
+    """The turns `distance` positions before and after `ref` in its snapshot (earlier first)."""
+    thread = neighbours.get(ref.snapshot_id or "", [])
+    ids = [r.message.message_id for r in thread]
+    if ref.message.message_id not in ids:
+        return []
+    i = ids.index(ref.message.message_id)
+    return [thread[j] for j in (i - distance, i + distance) if 0 <= j < len(thread)]
 
 
 def _next_turn(ref: MessageRef, neighbours: dict[str, list[MessageRef]]) -> MessageRef | None:

@@ -108,6 +108,9 @@ class Route:
     # Ranked lists fused into the evidence order (weight, messages): routed-trajectory hits
     # and page citations; their weight is scaled per budget (see QueryService.evidence_hits).
     routed_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)
+    # The text and vector rankings fused into `hits` (fuse_hit_modes), kept so the evidence
+    # order can re-weigh the vector ranking per budget (see QueryService.evidence_hits).
+    hit_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)
 
     @property
     def selected_ids(self) -> list[str]:
@@ -139,7 +142,7 @@ class QueryService:
             if use_pages
             else None
         )
-        hits = self._message_hits(user_id, question, vector)
+        hits, hit_lists = self._message_hits(user_id, question, vector)
         pages = pages_future.result() if pages_future else []
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
@@ -150,15 +153,17 @@ class QueryService:
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
         chosen = select_trajectories(candidates, targets, k or qc.k, qc)
         routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
-        return Route(user_id, info, pages, hits, trajectories, chosen, routed)
+        return Route(user_id, info, pages, hits, trajectories, chosen, routed, hit_lists)
 
-    def _message_hits(self, user_id: str, question: str, vector: list[float]) -> list[Hit]:
+    def _message_hits(
+        self, user_id: str, question: str, vector: list[float]
+    ) -> tuple[list[Hit[MessageRef]], list[tuple[float, list[MessageRef]]]]:
         """The store's hybrid search, or (fuse_hit_modes) our weighted RRF of its text and
         vector searches: on archives of long messages one static vector per message blurs and
-        full text carries more of the signal."""
+        full text carries more of the signal. Also returns the weighted lists fused."""
         qc = self.cfg.query
         if not qc.fuse_hit_modes:
-            return self.reader.search_messages(user_id, question, vector, qc.message_hits)
+            return self.reader.search_messages(user_id, question, vector, qc.message_hits), []
         text = self._pool.submit(
             self.reader.search_messages, user_id, question, vector, qc.message_hits, "text"
         )
@@ -171,7 +176,7 @@ class QueryService:
             mean = sum(count_tokens(r.message.full_text, rule) for r in refs) / len(refs)
             w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
         lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
-        return fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
+        return fuse_hits(lists, qc.rrf_k)[: qc.message_hits], lists
 
     def _routed_lists(
         self,
@@ -220,41 +225,76 @@ class QueryService:
         `routed_full_weight_slots`): when only a handful of long messages fit, the most
         precise ranking (the global one) decides them; with room for dozens, the structure's
         candidates join."""
-        if not route.routed_lists:
-            return route.hits
         qc = self.cfg.query
+        slots = self._slots(route, budget_tokens)
+        hits = route.hits
+        if qc.vector_full_weight_slots and len(route.hit_lists) == 2:
+            # Few slots: the sharper ranking (full text) decides; many: the vector joins.
+            (w_text, texts), (w_vector, dense) = route.hit_lists
+            v_scale = min(1.0, slots / qc.vector_full_weight_slots)
+            lists = [(w_text, texts), (w_vector * v_scale, dense)]
+            hits = fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
+        if not route.routed_lists:
+            return hits
         scale = 1.0
-        if qc.routed_full_weight_slots and route.hits:
-            top = route.hits[: qc.routed_full_weight_slots]
-            mean = sum(count_tokens(h.record.message.full_text, self.cfg.tokens) for h in top)
-            slots = budget_tokens / max(mean / len(top), 1.0)
+        if qc.routed_full_weight_slots:
             scale = min(1.0, slots / qc.routed_full_weight_slots)
-        ranked = [h.record for h in sorted(route.hits, key=lambda h: h.rank)]
+        ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
         lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
         return fuse_hits(lists, qc.rrf_k)
+
+    def _slots(self, route: Route, budget_tokens: int) -> float:
+        """How many messages of the top hits' mean length the budget holds."""
+        qc = self.cfg.query
+        top = route.hits[: qc.routed_full_weight_slots or qc.vector_full_weight_slots or None]
+        if not top:
+            return float(budget_tokens)
+        mean = sum(count_tokens(h.record.message.full_text, self.cfg.tokens) for h in top)
+        return budget_tokens / max(mean / len(top), 1.0)
+
+    def expanded_trajectories(self, route: Route) -> list[str]:
+        """Trajectories whose hits bring their reply and thread: the selected ones and (with
+        `expand_hit_trajectories`) those of the top hits that put trajectories into C_q, so
+        pages that widen C_q never take a hit's thread away."""
+        selected = route.selected_ids
+        if not self.cfg.query.expand_hit_trajectories:
+            return selected
+        top = (h.record.trajectory_id for h in route.hits[: self.cfg.query.route_hits])
+        return list(dict.fromkeys([*selected, *(t for t in top if t)]))
+
+    def _no_replies(self, info: QuestionInfo) -> bool:
+        """When replies would take the slots of further hits: "when" questions (the hit's own
+        date answers) and, with `no_replies_for_lists`, list and count questions (each further
+        hit may be one more item)."""
+        if _asks_when(info.text):
+            return True
+        return self.cfg.query.no_replies_for_lists and (info.is_list or info.is_count)
 
     def evidence_order(self, route: Route, budget_tokens: int) -> Budget:
         """Step 3: admit evidence messages (see core.query.evidence) within the budget."""
         hits = self.evidence_hits(route, budget_tokens)
+        expanded = self.expanded_trajectories(route)
         return expand_evidence(
             hits,
-            route.selected_ids,
-            self._neighbours(route.user_id, hits, set(route.selected_ids)),
+            expanded,
+            self._neighbours(route.user_id, hits, set(expanded)),
             budget_tokens,
             self.cfg.tokens,
-            0 if _asks_when(route.info.text) else self.cfg.query.reply_hits,
+            0 if self._no_replies(route.info) else self.cfg.query.reply_hits,
             self.cfg.query.expand_threads,
             self.cfg.query.reply_max_tokens or None,
+            self.cfg.query.thread_by_distance,
         )
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> QueryResult:
-        return self.answer(self.route(user_id, question, k), budget_tokens)
+        return self.evidence(self.route(user_id, question, k), budget_tokens)
 
-    def answer(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
+    def evidence(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
         """Step 3 for a routed question: changed beliefs first (at most a small share of the
-        budget), then evidence messages in the rest."""
+        budget), then evidence messages in the rest. No model is called here: answering over
+        this evidence is core.answer.Answerer.answer."""
         qc = self.cfg.query
         budget_tokens = budget_tokens or qc.budget_tokens
         claims, claim_tokens = self._claims(
@@ -263,7 +303,7 @@ class QueryService:
             route.info,
             int(budget_tokens * qc.claim_budget_share),
         )
-        budget = self.evidence_order(route, budget_tokens - claim_tokens)
+        admitted = self.evidence_order(route, budget_tokens - claim_tokens)
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
@@ -278,7 +318,7 @@ class QueryService:
                     why=a.why,
                     admitted=i,
                 )
-                for i, a in enumerate(budget.admitted)
+                for i, a in enumerate(admitted.admitted)
             ),
             key=lambda e: (e.timestamp, e.message_id),
         )
@@ -303,7 +343,7 @@ class QueryService:
             ],
             evidence=evidence,
             claims=claims,
-            context_tokens=budget.used + claim_tokens,
+            context_tokens=admitted.used + claim_tokens,
         )
 
     def _candidates(
@@ -379,7 +419,7 @@ class QueryService:
         return grouped
 
     def _claims(
-        self, user_id: str, selected: list[str], info: QuestionInfo, budget: int
+        self, user_id: str, selected: list[str], info: QuestionInfo, budget_tokens: int
     ) -> tuple[list[ClaimLine], int]:
         """Revised or deprecated claims on the selected trajectories that share content words
         with the question (beyond its subject), each with the claim that replaced it, so the
@@ -407,7 +447,7 @@ class QueryService:
                 replaced_by_message_ids=successor.source_message_ids if successor else [],
             )
             cost = count_tokens(line.text + (line.replaced_by or ""), self.cfg.tokens)
-            if used + cost > budget:
+            if used + cost > budget_tokens:
                 break
             lines.append(line)
             used += cost

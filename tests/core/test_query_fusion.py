@@ -6,11 +6,19 @@ from datetime import UTC, datetime
 
 import pytest
 
+from arborwiki.core.config import Config
 from arborwiki.core.evaluation.long_archive import long_owner
+from arborwiki.core.query.questions import analyze_question
 from arborwiki.core.query.reader import Hit, MessageRef
+<<<<<<< HEAD
 from arborwiki.core.query.service import fuse_hits, page_citations
 from arborwiki.core.records import WikiPage
 from tests.builders import make_message
+=======
+from arborwiki.core.query.selection import Candidate, Scored
+from arborwiki.core.query.service import QueryService, Route, fuse_hits, page_citations
+from arborwiki.core.records import Message, WikiPage
+>>>>>>> quality
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
 
@@ -79,3 +87,46 @@ def test_long_owner_interleaves_by_date_and_maps_gold_to_merged_messages() -> No
     assert [q["evidence"] for q in owner["qa"]] == [["s1/D1:1"], ["s2/D1:1", "s2/D7:1"]]
     single = long_owner([late], "long", merge_turns=1)["conversation"]["session_1"]
     assert [t["text"] for t in single] == ["Ann says D1:1", "Bo says D1:2"]
+
+
+def _long_ref(mid: str, words: int, trajectory: str = "traj") -> MessageRef:
+    ref = _ref(mid)
+    message = ref.message.model_copy(update={"text": " ".join([mid] * words)})
+    return MessageRef(message, "snap", trajectory)
+
+
+def _route(hits: list[MessageRef], texts: list[MessageRef], dense: list[MessageRef]) -> Route:
+    info = analyze_question("q")
+    ranked = [Hit(r, i, 0.0) for i, r in enumerate(hits)]
+    return Route("u", info, [], ranked, [], [], [], [(1.0, texts), (1.0, dense)])
+
+
+def _service(**query: object) -> QueryService:
+    cfg = Config()
+    cfg.query = cfg.query.model_copy(update={"routed_full_weight_slots": 0, **query})
+    return QueryService(reader=None, embedder=None, cfg=cfg)  # type: ignore[arg-type]
+
+
+def test_vector_weight_follows_the_slots_the_budget_holds() -> None:
+    # Messages of 100 words (134 tokens): the text ranking says a, b; the vector says c, a.
+    a, b, c = (_long_ref(m, 100) for m in "abc")
+    route = _route([a, c, b], texts=[a, b], dense=[c, a])
+    off = _service(vector_full_weight_slots=0)
+    on = _service(vector_full_weight_slots=30)
+    ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
+    # Off: the route's own (equal-weight) order at every budget.
+    assert ids(off.evidence_hits(route, 400)) == ["a", "c", "b"]
+    # On, 3 slots of 30: the vector ranking weighs 0.1 and the text ranking decides.
+    assert ids(on.evidence_hits(route, 400)) == ["a", "b", "c"]
+    # On, 30+ slots: full weight again, the equal-weight order.
+    assert ids(on.evidence_hits(route, 4020)) == ["a", "c", "b"]
+
+
+def test_hit_trajectories_are_expanded_even_when_not_selected() -> None:
+    hits = [_long_ref("a", 1, "t1"), _long_ref("b", 1, "t2"), _long_ref("c", 1, "t3")]
+    route = _route(hits, hits, hits)
+    chosen = Scored(Candidate("t9", 1.0), 1.0, {})
+    route = Route("u", route.info, [], route.hits, [], [chosen], [], route.hit_lists)
+    assert _service().expanded_trajectories(route) == ["t9"]
+    widened = _service(expand_hit_trajectories=True, route_hits=2)
+    assert widened.expanded_trajectories(route) == ["t9", "t1", "t2"]

@@ -25,6 +25,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
         (["build", "--input", "{tmp}/a.txt", "--store", "{tmp}"], "a.txt"),
         (["build", "--input", "{tmp}/a.txt", "--store", "{tmp}", "--set", "query.k=0"], "query.k"),
         (["query", "--local", "--store", "{tmp}/none", "--user", "u", "hi"], "build it first"),
+        # The budget flag's old name stays accepted next to --budget-tokens.
+        (["query", "--local", "-s", "{tmp}/none", "-u", "u", "--budget", "9", "hi"], "build"),
+        (["query", "--local", "-s", "{tmp}/n", "-u", "u", "--budget-tokens", "9", "hi"], "build"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], needle: str) -> None:
