@@ -10,15 +10,10 @@ from arborwiki.core.config import Config
 from arborwiki.core.evaluation.long_archive import long_owner
 from arborwiki.core.query.questions import analyze_question
 from arborwiki.core.query.reader import Hit, MessageRef
-<<<<<<< HEAD
-from arborwiki.core.query.service import fuse_hits, page_citations
-from arborwiki.core.records import WikiPage
-from tests.builders import make_message
-=======
 from arborwiki.core.query.selection import Candidate, Scored
 from arborwiki.core.query.service import QueryService, Route, fuse_hits, page_citations
-from arborwiki.core.records import Message, WikiPage
->>>>>>> quality
+from arborwiki.core.records import WikiPage
+from tests.builders import make_message
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
 
