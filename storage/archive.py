@@ -25,11 +25,13 @@ from arborwiki.storage.readers_rows import ArchiveError, RowValidator, input_ide
 __all__ = [
     "ArchiveBatch",
     "ArchiveError",
+    "RowValidator",
     "archive_files",
     "has_rows",
     "input_identity",
     "input_sources",
     "read_archive",
+    "read_jsonl_tail",
     "read_locomo",
 ]
 
@@ -126,10 +128,23 @@ def read_archive(path: str, batch_rows: int = 50_000) -> Iterator[ArchiveBatch]:
     return _batches(files, batch_rows)
 
 
+def read_jsonl_tail(
+    path: str, start_byte: int, first_line: int, validator: RowValidator, batch_rows: int = 50_000
+) -> Iterator[ArchiveBatch]:
+    """The rows of a JSONL file after byte `start_byte` (lines numbered on from `first_line`):
+    what a nightly run reads of a file that grew since the last run."""
+    rows = iter_jsonl(Path(path), validator, start_byte, first_line)
+    return _batched(rows, batch_rows)
+
+
 def _batches(files: list[Path], batch_rows: int) -> Iterator[ArchiveBatch]:
+    return _batched(_rows(files, batch_rows), batch_rows)
+
+
+def _batched(rows: Iterator[RowResult], batch_rows: int) -> Iterator[ArchiveBatch]:
     messages: list[Message] = []
     quarantine: list[QuarantineRow] = []
-    for result in _rows(files, batch_rows):
+    for result in rows:
         if isinstance(result, Message):
             messages.append(result)
         else:

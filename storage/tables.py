@@ -218,6 +218,7 @@ RUNS = TableSpec(
         _f("fingerprint", pa.string()),
         _f("counts", pa.string()),
         _f("versions", pa.string()),
+        _f("watermark", pa.string()),  # JSON: per input file what the run consumed (nightly)
     ],
 )
 BUILD_FAILURES = TableSpec(
