@@ -94,11 +94,17 @@ class NightlyReport:
             more = len(self.users) - MAX_USERS_SHOWN
             shown += f", ... ({more} more)" if more > 0 else ""
             out.append(f"users={len(self.users)} [{shown}]")
-            out.append(
-                f"new_rows={self.new_rows} new_messages={self.new_messages} "
-                f"new_quarantined={self.new_quarantined} windows={self.windows} "
-                f"windows_new={self.windows_new}"
-            )
+            if self.mode == "full":  # a dry full run: what the whole archive holds
+                out.append(
+                    f"whole archive: rows={self.new_rows} messages={self.new_messages} "
+                    f"quarantined={self.new_quarantined}"
+                )
+            else:
+                out.append(
+                    f"new_rows={self.new_rows} new_messages={self.new_messages} "
+                    f"new_quarantined={self.new_quarantined} windows={self.windows} "
+                    f"windows_new={self.windows_new}"
+                )
         if self.build is not None:
             out.append(self.build.line())
         elif self.dry_run:

@@ -191,6 +191,15 @@ def test_old_snapshots_stay_and_a_claim_revised_on_day2_keeps_both_versions(hist
     one, two = history["contents1"], history["contents2"]
     old_snapshots = {k: v for k, v in one["snapshots"].items() if v["user_id"] in TOUCHED}
     assert all(two["snapshots"][k] == v for k, v in old_snapshots.items())
+    # old claims keep id, text, values and sources; what may move: the lifecycle (a later
+    # claim revises them) and the trajectory (placement uses the user's whole idf: README)
+    moving = {"status", "superseded_by", "trajectory_id"}
+    for key, claim in one["claims"].items():
+        if claim["user_id"] in TOUCHED:
+            now = two["claims"][key]
+            assert {c: v for c, v in now.items() if c not in moving} == {
+                c: v for c, v in claim.items() if c not in moving
+            }
     revisions = [
         c
         for k, c in two["claims"].items()
