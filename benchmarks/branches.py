@@ -1,6 +1,6 @@
 """Benchmark: do trajectories recover the true threads of synthetic archives?
 
-messages (core.synthetic) → windows → rule extraction → snapshots → static embeddings of
+messages (arborwiki.synthetic) → windows → rule extraction → snapshots → static embeddings of
 summaries → build_forest, then per user: thread purity, adjusted Rand index of
 trajectories (and of trees) vs the true thread (majority label per window), trajectories
 per user vs true threads, forks and resumptions. `--calibrate` grid-searches

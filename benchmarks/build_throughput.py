@@ -1,6 +1,6 @@
 """Benchmark: end-to-end build throughput, memory and store size, plus per-user scaling.
 
-For each archive size it generates a seeded synthetic JSONL archive (`core.synthetic`, 200
+For each archive size it generates a seeded synthetic JSONL archive (`arborwiki.synthetic`, 200
 messages per user, truth labels stripped) or takes `--archive`, runs the real
 `arborwiki build` CLI as a subprocess into a fresh store (so it measures whatever the build
 driver is today), samples the RSS of the driver and of every Ray worker under it, and

@@ -52,7 +52,14 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.storage.archive import ArchiveError, archive_files, has_rows, input_sources
+from arborwiki.storage.archive import (
+    ArchiveError,
+    archive_files,
+    has_rows,
+    input_identity,
+    input_sources,
+)
+from arborwiki.storage.increment import FileMark, mark_file
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
 from arborwiki.storage.versions import apply_retention
@@ -65,10 +72,26 @@ PLACEMENT_FIELDS = {
         "batch_size", "pool_size", "num_gpus", "actor_num_cpus", "max_concurrency",
         "max_retries", "base_url", "engine_args", "cache_dir", "cache_rules",
     },
-    "build": {"read_batch_rows", "retry_errors", "max_failed_share"},
+    "build": {"read_batch_rows", "retry_errors", "max_failed_share", "abort_before_commit"},
     "store": True,
 }  # fmt: skip
-"""Settings that decide where and how fast work runs, never what it produces."""
+"""Settings that decide where and how fast work runs (or stop it: a test's abort), never
+what it produces."""
+
+
+class InjectedAbort(RuntimeError):
+    """Raised on purpose between shard writes and commit (`build.abort_before_commit`)."""
+
+
+@dataclass
+class CommitScope:
+    """What a run replaces and records besides its rows: a full build replaces the
+    quarantine of its inputs and users; a nightly run only adds the new lines' rows."""
+
+    input: str
+    quarantine_sources: list[str]
+    watermark: dict[str, Any]
+    replace_quarantine: bool = True
 
 
 @dataclass
@@ -177,10 +200,18 @@ def run_build(
     """
     files = archive_files(input_path)  # bad paths fail here, before Ray starts
     store_dir = Path(store_path)
-    work = store_dir / WORK
-    _remove_dead_staging(work)
+    _remove_dead_staging(store_dir / WORK)  # even when this run fails before staging
     if not has_rows(input_path):  # not a "committed" run that changed nothing
         raise ArchiveError(f"archive {input_path} has no rows: nothing to build")
+    with staged_run(store_dir, cfg) as (staging, live):
+        return _build(input_path, files, store_dir, staging, cfg, live, progress)
+
+
+@contextlib.contextmanager
+def staged_run(store_dir: Path, cfg: Config) -> Iterator[tuple[Path, LiveWork]]:
+    """A staging directory and Ray for one run; both cleaned up however the run ends."""
+    work = store_dir / WORK
+    _remove_dead_staging(work)
     staging = work / "partition" / uuid.uuid4().hex
     staging.mkdir(parents=True)
     (staging / PID_FILE).write_text(str(os.getpid()))
@@ -188,42 +219,79 @@ def run_build(
     try:
         start_ray(cfg.ray)  # before our SIGTERM handler: ray.init installs its own
         with _terminate_as_interrupt():
-            return _build(
-                input_path, [str(f) for f in files], store_dir, staging, cfg, live, progress
-            )
+            yield staging, live
     finally:
         live.stop()
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _read(files: list[str], staging: Path, cfg: Config, live: LiveWork) -> Partition:
+ReadSpec = tuple[int, str, int, int]
+"""(file index, path, start byte, first line) of one file to read."""
+
+
+def read_files(specs: list[ReadSpec], staging: Path, cfg: Config, live: LiveWork) -> Partition:
     """Read + validate + partition: one Ray task per input file, in parallel."""
     task = ray.remote(num_cpus=1, max_retries=2)(partition_file)
-    refs = [
-        task.remote(i, f, str(staging), cfg.ray.num_shards, cfg.build.read_batch_rows)
-        for i, f in enumerate(files)
-    ]
+    n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
+    refs = [task.remote(i, f, str(staging), n, batch, start, line) for i, f, start, line in specs]
     live.refs.update(refs)
     results = ray.get(refs)
     live.refs.difference_update(refs)
     return merge_partitions(staging, cfg.ray.num_shards, results)
 
 
+def watermark(
+    cfg: Config, mode: str, marks: dict[str, FileMark], part: Partition
+) -> dict[str, Any]:
+    """The `runs` row's record of what this run consumed: marks updated with what was read."""
+    files = {ident: FileMark.from_dict(m.to_dict()) for ident, m in marks.items()}
+    for result in part.per_file:
+        mark = files[input_identity(Path(result.source))]
+        mark.rows += result.rows_read
+        if result.max_timestamp is not None:
+            mark.max_timestamp = max(filter(None, [mark.max_timestamp, result.max_timestamp]))
+    return {
+        "mode": mode,
+        "config_hash": config_hash(cfg),
+        "files": {ident: m.to_dict() for ident, m in sorted(files.items())},
+    }
+
+
 def _build(
     input_path: str,
-    files: list[str],
+    files: list[Path],
     store_dir: Path,
     staging: Path,
     cfg: Config,
     live: LiveWork,
     progress: Progress | None,
 ) -> BuildSummary:
-    started = time.time()
     started_at = datetime.now(UTC)
     timeline = Timeline()
     timeline.start("read")
-    part = _read(files, staging, cfg, live)
+    marks = {input_identity(f): mark_file(f) for f in files}  # before the read: see README
+    part = read_files([(i, str(f), 0, 1) for i, f in enumerate(files)], staging, cfg, live)
     timeline.end("read")
+    scope = CommitScope(
+        input=str(input_path),
+        quarantine_sources=input_sources(input_path),
+        watermark=watermark(cfg, "full", marks, part),
+    )
+    return compile_and_commit(part, store_dir, cfg, live, progress, timeline, started_at, scope)
+
+
+def compile_and_commit(
+    part: Partition,
+    store_dir: Path,
+    cfg: Config,
+    live: LiveWork,
+    progress: Progress | None,
+    timeline: Timeline,
+    started_at: datetime,
+    scope: CommitScope,
+) -> BuildSummary:
+    """Build the shards `part` holds (skipping done ones) and commit them in one go."""
+    started = started_at.timestamp()
     work = store_dir / WORK
     chash = config_hash(cfg)
     shard_dirs = {s: work / "shards" / f"{chash}-{d}" for s, d in part.digests.items()}
@@ -263,18 +331,22 @@ def _build(
             counts[key] += value
         failures.extend(result.failures)
     _summarise(summary, counts, part, failures, extraction)
+    if cfg.build.abort_before_commit:
+        raise InjectedAbort("run stopped before its commit (build.abort_before_commit)")
 
     if not committed_marker.exists() or failures:
         timeline.start("commit")
-        _commit(store_dir, cfg, part, shard_dirs, summary, failures, input_sources(input_path))
+        _commit(store_dir, cfg, part, shard_dirs, failures, scope)
         store = LanceStore(store_dir)
         store.record_failures([f.row(run_key) for f in failures])
+        timeline.end("commit")
+        seconds = timeline.seconds() | {"total": round(time.time() - started, 3)}
         store.record_run(
             {
                 "run_id": run_key,
                 "started_at": started_at,
                 "finished_at": datetime.now(UTC),
-                "input": str(input_path),
+                "input": scope.input,
                 "fingerprint": chash,
                 "counts": {
                     **counts,
@@ -283,15 +355,16 @@ def _build(
                     "failed_users": len(summary.failed_users),
                 },
                 "versions": store.versions(),
+                "watermark": scope.watermark
+                | {"failed_users": summary.failed_users, "seconds": seconds},
             }
         )
         apply_retention(store, cfg.store.keep_runs, cfg.store.retention_hours)
         if not failures:
             committed_marker.parent.mkdir(parents=True, exist_ok=True)
             committed_marker.write_text(json.dumps(store.versions(), sort_keys=True))
-            _remove_other_shards(work, set(shard_dirs.values()))
+            _remove_superseded(work, set(shard_dirs.values()), committed_marker)
         summary.committed = True
-        timeline.end("commit")
     if uses_cache(cfg):
         extraction_cache(cfg, str(store_dir)).compact()
     summary.stage_seconds = timeline.seconds()
@@ -341,12 +414,11 @@ def _commit(
     cfg: Config,
     part: Partition,
     shard_dirs: dict[int, Path],
-    summary: BuildSummary,
     failures: list[UserFailure],
-    sources: list[str],
+    scope: CommitScope,
 ) -> None:
     """One upsert per table; failed users' earlier memory is left as it was; the quarantine
-    rows of `sources` (the run's input files) are replaced by this run's."""
+    rows of the run's input files are replaced by this run's (a nightly run only adds)."""
     staged = {
         name: [
             d / f"{name}.parquet" for d in shard_dirs.values() if (d / f"{name}.parquet").exists()
@@ -359,14 +431,24 @@ def _commit(
     failed = {f.user_id for f in failures}
     users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
     dim = embedder_for(cfg.embed).dim
-    LanceStore(store_dir).commit_run(staged, users, dim, quarantine_sources=sources)
+    LanceStore(store_dir).commit_run(
+        staged,
+        users,
+        dim,
+        quarantine_sources=scope.quarantine_sources,
+        replace_quarantine=scope.replace_quarantine,
+    )
 
 
-def _remove_other_shards(work: Path, keep: set[Path]) -> None:
-    """Shard outputs of earlier configs or inputs: committed already, no longer needed."""
+def _remove_superseded(work: Path, keep: set[Path], marker: Path) -> None:
+    """After a commit `_work/` keeps only this run's shard outputs and marker: earlier runs'
+    are in the store already (or superseded by it), and no resume needs them."""
     for shard_dir in (work / "shards").glob("*"):
         if shard_dir not in keep:
             shutil.rmtree(shard_dir, ignore_errors=True)
+    for old in (work / "runs").glob("*.committed"):
+        if old != marker:
+            old.unlink(missing_ok=True)
 
 
-__all__ = ["SUCCESS", "BuildSummary", "config_hash", "run_build"]
+__all__ = ["SUCCESS", "BuildSummary", "InjectedAbort", "config_hash", "run_build"]

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from arborwiki.core.records import Message, QuarantineRow
-from arborwiki.storage.archive import archive_files, read_archive
+from arborwiki.storage.archive import archive_files, read_archive, read_jsonl_tail
 from arborwiki.storage.archive.rows import RowValidator
 from arborwiki.storage.tables import record_row, rows_to_table
 
@@ -60,16 +60,34 @@ class FilePartition:
     rows_read: int = 0
     rows_valid: int = 0
     rows_quarantined: int = 0
+    max_timestamp: str | None = None  # ISO time of its latest valid message
+    defaulted_turns: int = 0  # tail rows without a turn_index (nightly: counted from the tail)
 
 
 def partition_file(
-    file_index: int, path: str, out_dir: str, num_shards: int, batch_rows: int = 50_000
+    file_index: int,
+    path: str,
+    out_dir: str,
+    num_shards: int,
+    batch_rows: int = 50_000,
+    start_byte: int = 0,
+    first_line: int = 1,
 ) -> FilePartition:
-    """Stream one file into out_dir/shard-K/part-F-N.parquet; quarantine into out_dir/quarantine."""
+    """Stream one file into out_dir/shard-K/part-F-N.parquet; quarantine into out_dir/quarantine.
+
+    With `start_byte` > 0 (a JSONL file that grew) only the bytes after it are read.
+    """
     out = Path(out_dir)
     result = FilePartition(file_index=file_index, source=path)
     quarantine_hash = hashlib.blake2b(digest_size=16)
-    for n, batch in enumerate(read_archive(path, batch_rows=batch_rows)):
+    validator = RowValidator()
+    batches = (
+        read_jsonl_tail(path, start_byte, first_line, validator, batch_rows)
+        if start_byte
+        else read_archive(path, batch_rows=batch_rows)
+    )
+    latest = None
+    for n, batch in enumerate(batches):
         stem = f"part-{file_index:06d}-{n:06d}.parquet"
         result.rows_read += batch.rows_read
         result.rows_valid += batch.table.num_rows
@@ -83,6 +101,8 @@ def partition_file(
             quarantine_hash.update(_ipc_bytes(qtable))
         if batch.table.num_rows == 0:
             continue
+        batch_latest = pc.max(batch.table.column("timestamp")).as_py()
+        latest = batch_latest if latest is None else max(latest, batch_latest)
         users = batch.table.column("user_id").to_pylist()
         shards = pa.array([shard_of(u, num_shards) for u in users], type=pa.int32())
         for shard in sorted(set(shards.to_pylist())):
@@ -94,6 +114,8 @@ def partition_file(
             result.parts.append((shard, str(file), digest))
             result.users[shard].update(rows.column("user_id").to_pylist())
     result.quarantine_digest = quarantine_hash.hexdigest() if result.quarantine_files else ""
+    result.max_timestamp = latest.isoformat() if latest is not None else None
+    result.defaulted_turns = validator.defaulted_turns
     return result
 
 
@@ -112,6 +134,7 @@ class Partition:
     rows_read: int = 0
     rows_valid: int = 0
     rows_quarantined: int = 0
+    per_file: list[FilePartition] = field(default_factory=list)
 
 
 def merge_partitions(out_dir: Path, num_shards: int, results: Iterable[FilePartition]) -> Partition:
@@ -120,6 +143,7 @@ def merge_partitions(out_dir: Path, num_shards: int, results: Iterable[FileParti
     hashers: dict[int, Any] = defaultdict(lambda: hashlib.blake2b(digest_size=16))
     quarantine_hash = hashlib.blake2b(digest_size=16)
     for result in sorted(results, key=lambda r: r.file_index):
+        part.per_file.append(result)
         part.sources.append(result.source)
         part.rows_read += result.rows_read
         part.rows_valid += result.rows_valid

@@ -88,6 +88,11 @@ class BuildConfig(Section):
         default_factory=list,
         description="fault injection for tests: compiling these user ids raises InjectedFault",
     )
+    abort_before_commit: bool = Field(
+        False,
+        description="fault injection for tests: stop a run after its shard outputs are "
+        "written and before the commit (the store keeps its previous version)",
+    )
 
 
 class EmbedConfig(Section):

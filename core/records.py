@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -267,6 +267,9 @@ class RunRecord(Record):
     fingerprint: str
     counts: dict[str, int] = Field(default_factory=dict, description="rows per kind")
     versions: dict[str, int] = Field(default_factory=dict, description="table versions")
+    watermark: dict[str, Any] = Field(
+        default_factory=dict, description="per input file what the run consumed (nightly)"
+    )
 
 
 class BuildFailure(Record):

@@ -36,6 +36,30 @@ def build_cmd(
         raise SystemExit(1)  # not typer.Exit: one_line_errors maps RuntimeErrors to exit 2
 
 
+@app.command("nightly")
+@one_line_errors
+def nightly_cmd(
+    input: str = typer.Option(..., "--input", "-i", help="the archive the last run read, grown"),
+    store: str = typer.Option(..., "--store", "-s", help="Lance store directory"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="print what would change, write nothing"),
+    as_json: bool = typer.Option(False, "--json", help="print the report as one JSON object"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Rebuild only the users touched by data new since the last run's watermark.
+
+    New files and appended JSONL lines are read; a changed config or a file changed in
+    place makes it a full build (said in the output). Exit codes as for `build`.
+    """
+    from arborwiki.jobs.build import too_many_failures
+    from arborwiki.jobs.nightly import nightly
+
+    cfg = config_from(config, set)
+    report = nightly(input, store, cfg, dry_run, as_json)
+    if report.build is not None and too_many_failures(report.build, cfg):
+        raise SystemExit(1)
+
+
 @app.command("serve")
 @one_line_errors
 def serve_cmd(

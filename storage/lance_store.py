@@ -164,6 +164,7 @@ class LanceStore:
         users: Sequence[str],
         dim: int,
         quarantine_sources: Sequence[str] = (),
+        replace_quarantine: bool = True,
     ) -> dict[str, int]:
         """Commit staged Parquet files: one upsert (one version) per table, then indexes.
 
@@ -171,13 +172,16 @@ class LanceStore:
         `source` is one of `quarantine_sources` (the canonical identities of this run's
         input files, `storage.archive.input_sources`) or whose user is rebuilt, and which
         this run did not quarantine again, is deleted: its line was fixed or is gone.
+        `replace_quarantine=False` (a nightly run, which reads only new lines) only adds.
         """
         versions: dict[str, int] = {}
         for name in (*USER_TABLES, "quarantine"):
             files = [str(p) for p in staged.get(name, [])]
             schema = schema_for(name, dim)
             replace_where = (
-                _quarantine_scope(quarantine_sources, users) if name == "quarantine" else None
+                _quarantine_scope(quarantine_sources, users)
+                if name == "quarantine" and replace_quarantine
+                else None
             )
             if not files and not (name in USER_TABLES and users) and not replace_where:
                 continue
@@ -210,9 +214,13 @@ class LanceStore:
         payload = dict(row)
         payload.setdefault("versions", self.versions())
         table = self._ensure("runs", 1)
-        for key in ("counts", "versions"):
+        schema = schema_for("runs", 1)
+        missing = [f for f in schema if f.name not in table.schema.names]
+        if missing:  # a store made before the column existed
+            table.add_columns(pa.schema(missing))
+        for key in ("counts", "versions", "watermark"):
             payload[key] = json.dumps(payload.get(key, {}), sort_keys=True)
-        table.add(pa.Table.from_pylist([payload], schema=schema_for("runs", 1)))
+        table.add(pa.Table.from_pylist([payload], schema=schema))
 
     def record_failures(self, rows: list[dict[str, Any]]) -> None:
         """Upsert the users whose build failed (one row per run, user and stage)."""

@@ -24,6 +24,7 @@ from arborwiki.storage.archive.formats import (
     check_format_name,
     format_of,
 )
+from arborwiki.storage.archive.jsonl import iter_jsonl
 from arborwiki.storage.archive.locomo import read_locomo
 from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, input_identity
 
@@ -31,11 +32,13 @@ __all__ = [
     "FORMATS",
     "ArchiveBatch",
     "ArchiveError",
+    "RowValidator",
     "archive_files",
     "has_rows",
     "input_identity",
     "input_sources",
     "read_archive",
+    "read_jsonl_tail",
     "read_locomo",
 ]
 
@@ -128,10 +131,23 @@ def read_archive(
     return _batches(files, batch_rows, fmt)
 
 
+def read_jsonl_tail(
+    path: str, start_byte: int, first_line: int, validator: RowValidator, batch_rows: int = 50_000
+) -> Iterator[ArchiveBatch]:
+    """The rows of a JSONL file after byte `start_byte` (lines numbered on from `first_line`):
+    what a nightly run reads of a file that grew since the last run."""
+    rows = iter_jsonl(Path(path), validator, start_byte, first_line)
+    return _batched(rows, batch_rows)
+
+
 def _batches(files: list[Path], batch_rows: int, fmt: str | None) -> Iterator[ArchiveBatch]:
+    return _batched(_rows(files, batch_rows, fmt), batch_rows)
+
+
+def _batched(rows: Iterator[RowResult], batch_rows: int) -> Iterator[ArchiveBatch]:
     messages: list[Message] = []
     quarantine: list[QuarantineRow] = []
-    for result in _rows(files, batch_rows, fmt):
+    for result in rows:
         if isinstance(result, Message):
             messages.append(result)
         else:

@@ -15,12 +15,18 @@ from arborwiki.storage.archive.rows import RowResult, RowValidator, input_identi
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
-def iter_jsonl(path: Path, validator: RowValidator) -> Iterator[RowResult]:
-    """One message per non-blank line; location is 'name.jsonl:LINE' (1-based)."""
+def iter_jsonl(
+    path: Path, validator: RowValidator, start_byte: int = 0, first_line: int = 1
+) -> Iterator[RowResult]:
+    """One message per non-blank line; location is 'name.jsonl:LINE' (1-based).
+
+    `start_byte`/`first_line` read only what follows an earlier read (a nightly run's tail).
+    """
     source = input_identity(path)
     validator.start_file()
     with path.open("rb") as handle:
-        for line_number, line_bytes in enumerate(handle, start=1):
+        handle.seek(start_byte)
+        for line_number, line_bytes in enumerate(handle, start=first_line):
             if line_number == 1 and line_bytes.startswith(UTF8_BOM):
                 line_bytes = line_bytes[len(UTF8_BOM) :]
             location = f"{path.name}:{line_number}"

@@ -146,6 +146,7 @@ class RowValidator:
     def __init__(self) -> None:
         self._seen: set[bytes] = set()
         self._turns: dict[tuple[str, str, str], int] = defaultdict(int)
+        self.defaulted_turns = 0  # rows that got the counted turn_index (no turn_index given)
 
     def start_file(self) -> None:
         """Default turn_index counts appearance within a file, so it restarts per file."""
@@ -218,6 +219,7 @@ class RowValidator:
         group = (message.user_id, message.conversation_id, message.session_id)
         if not has_turn_index:
             message.turn_index = self._turns[group]
+            self.defaulted_turns += 1
         self._turns[group] += 1
         return message
 

@@ -8,6 +8,7 @@ and config models, so a renamed option or setting breaks this test, not a cluste
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -162,3 +163,58 @@ def test_raycluster_for_serving_is_consistent() -> None:
         for p in c.model_extra.get("ports", [])
     ]
     assert 8000 in ports
+
+
+CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
+CRON_RANGES = [(0, 59), (0, 23), (1, 31), (1, 12), (0, 7)]
+
+
+def _check_cron(schedule: str) -> None:
+    """Five crontab fields, each numbers/ranges/steps within its range."""
+    fields = schedule.split()
+    assert len(fields) == 5, f"not a 5-field cron schedule: {schedule!r}"
+    for field, (low, high) in zip(fields, CRON_RANGES, strict=True):
+        assert CRON_FIELD.match(field), f"bad cron field {field!r} in {schedule!r}"
+        for number in re.findall(r"(?<![/\d])\d+", field):
+            assert low <= int(number) <= high, f"{field!r} out of {low}-{high}"
+
+
+def _check_nightly_command(command: str) -> None:
+    name, sets, options = _arborwiki_overrides(command)
+    assert name == "nightly"
+    assert {"--input", "--store"} <= options.keys()
+    assert load_config(overrides=sets).ray.address == "auto"  # every --set a real setting
+
+
+def test_scheduled_rayjob_runs_a_valid_arborwiki_nightly() -> None:
+    manifest = _load("kuberay-rayjob-nightly.yaml")
+    assert manifest.kind == "RayJob"
+    spec = RayJobSpec.model_validate(manifest.spec)
+    _check_cron(spec.model_extra["schedule"])
+    _check_nightly_command(spec.entrypoint)
+    for pod in spec.rayClusterSpec.pods():
+        pod.check_mounts()
+    build = RayJobSpec.model_validate(_load("kuberay-rayjob.yaml").spec)
+    assert build.entrypoint.replace(" build ", " nightly ") == spec.entrypoint, (
+        "the nightly must run with the build's settings, or every night is a full rebuild"
+    )
+
+
+def test_cron_line_submits_a_valid_arborwiki_nightly() -> None:
+    lines = [
+        line
+        for line in (DEPLOY / "nightly.cron").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert len(lines) == 1
+    words = lines[0].split()
+    _check_cron(" ".join(words[:5]))
+    assert "ray job submit" in lines[0]
+    _check_nightly_command(lines[0].split(" -- ", 1)[1].split(" >>")[0])
+
+
+def test_cron_check_can_fail() -> None:
+    with pytest.raises(AssertionError):
+        _check_cron("30 25 * * *")
+    with pytest.raises(AssertionError):
+        _check_cron("every night")

@@ -1,0 +1,146 @@
+"""What a run consumed of each input file (its watermark) and what is new since then.
+
+A committed run records, per input file, the bytes it read: size, modification time, a
+blake2b digest of those bytes and their line count (`FileMark`). The next nightly run
+compares the archive with that record (`compare_files`):
+
+- a file it never saw is **new** (read whole);
+- a file whose size and mtime are unchanged is **unchanged** (one `stat`, no read);
+- a JSONL file that grew, whose first `size` bytes still hash to the recorded digest and
+  end with a newline, was **appended** to (only the bytes after the old size are read);
+- anything else (rewritten, truncated, a Parquet/LoCoMo file that changed) is **changed**,
+  and a file the last run read that is gone is **removed**: the nightly run then rebuilds
+  everything, because stored messages do not say which file they came from.
+
+`stored_messages` gives back the stored messages of some users as archive rows, so a
+touched user is rebuilt from everything it said, not only from what is new.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pyarrow as pa
+
+from arborwiki.core.schema import MESSAGE_SCHEMA
+from arborwiki.storage.archive import JSONL_SUFFIXES, input_identity
+from arborwiki.storage.lance_store import LanceStore, sql_in
+
+READ_CHUNK_BYTES = 1 << 20
+ChangeKind = Literal["new", "appended", "unchanged", "changed", "removed"]
+
+
+@dataclass
+class FileMark:
+    """What a run read of one input file (kept in the `runs` row's watermark)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    digest: str
+    lines: int
+    rows: int = 0  # rows read from it in total (valid and quarantined), this run and before
+    max_timestamp: str | None = None  # latest valid message time read from it
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FileMark:
+        return cls(**{k: data.get(k) for k in cls.__dataclass_fields__})  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class FileChange:
+    """One input file compared with the last run's mark, and its mark after this run."""
+
+    path: str
+    kind: ChangeKind
+    mark: FileMark | None
+    start_byte: int = 0  # where the new data begins
+    first_line: int = 1  # its first line's number (JSONL locations go on from the old ones)
+
+    @property
+    def new_bytes(self) -> int:
+        return (self.mark.size if self.mark else 0) - self.start_byte
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "kind": self.kind,
+            "new_bytes": self.new_bytes if self.kind in ("new", "appended") else 0,
+            "first_line": self.first_line,
+        }
+
+
+def _hash_file(path: Path, split_at: int | None = None) -> tuple[str, int, str | None, bool]:
+    """(digest, lines) of the whole file; with `split_at`, also the digest of the first
+    `split_at` bytes and whether they end with a newline. One pass over the file."""
+    whole = hashlib.blake2b(digest_size=16)
+    prefix_digest, prefix_newline, lines, done, last = None, False, 0, 0, b""
+    with path.open("rb") as handle:
+        while chunk := handle.read(READ_CHUNK_BYTES):
+            if split_at is not None and prefix_digest is None and done + len(chunk) >= split_at:
+                head = chunk[: split_at - done]
+                whole.update(head)
+                prefix_digest = whole.copy().hexdigest()
+                prefix_newline = (last + head).endswith(b"\n") or split_at == 0
+                whole.update(chunk[split_at - done :])
+            else:
+                whole.update(chunk)
+            lines += chunk.count(b"\n")
+            done += len(chunk)
+            last = chunk[-1:]
+    return whole.hexdigest(), lines, prefix_digest, prefix_newline
+
+
+def mark_file(path: Path) -> FileMark:
+    """Stat and hash one input file as it is now."""
+    stat = path.stat()
+    digest, lines, _, _ = _hash_file(path)
+    return FileMark(input_identity(path), stat.st_size, stat.st_mtime_ns, digest, lines)
+
+
+def compare_file(path: Path, previous: FileMark | None) -> FileChange:
+    """How `path` differs from what the last run read of it (see the module docstring)."""
+    ident = input_identity(path)
+    if previous is None:
+        return FileChange(ident, "new", mark_file(path))
+    stat = path.stat()
+    if stat.st_size == previous.size and stat.st_mtime_ns == previous.mtime_ns:
+        return FileChange(ident, "unchanged", previous, start_byte=previous.size)
+    appendable = path.suffix.lower() in JSONL_SUFFIXES and stat.st_size > previous.size
+    digest, lines, prefix, newline = _hash_file(path, previous.size if appendable else None)
+    mark = FileMark(ident, stat.st_size, stat.st_mtime_ns, digest, lines, previous.rows)
+    mark.max_timestamp = previous.max_timestamp
+    if appendable and prefix == previous.digest and newline:
+        return FileChange(ident, "appended", mark, previous.size, previous.lines + 1)
+    if digest == previous.digest:  # touched, same bytes
+        return FileChange(ident, "unchanged", mark, start_byte=mark.size)
+    return FileChange(ident, "changed", mark)
+
+
+def compare_files(files: list[Path], previous: dict[str, FileMark]) -> list[FileChange]:
+    """Every current input file compared with its mark, then the marked files now gone."""
+    changes = [compare_file(f, previous.get(input_identity(f))) for f in files]
+    seen = {c.path for c in changes}
+    changes += [FileChange(p, "removed", None) for p in sorted(previous) if p not in seen]
+    return changes
+
+
+def stored_messages(store: LanceStore, users: list[str]) -> pa.Table:
+    """The stored messages of `users` as archive rows (MESSAGE_SCHEMA), in stored order."""
+    if not users or not store.has("messages"):
+        return MESSAGE_SCHEMA.empty_table()
+    table = (
+        store.table("messages")
+        .search()
+        .where(sql_in("user_id", users))
+        .select(MESSAGE_SCHEMA.names)
+        .limit(None)
+        .to_arrow()
+    )
+    return table.select(MESSAGE_SCHEMA.names).cast(MESSAGE_SCHEMA)
