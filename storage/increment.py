@@ -26,7 +26,8 @@ from typing import Any, Literal
 import pyarrow as pa
 
 from arborwiki.core.schema import MESSAGE_SCHEMA
-from arborwiki.storage.archive import JSONL_SUFFIXES, input_identity
+from arborwiki.storage.archive import input_identity
+from arborwiki.storage.archive.formats import FORMATS
 from arborwiki.storage.lance_store import LanceStore, sql_in
 
 READ_CHUNK_BYTES = 1 << 20
@@ -112,7 +113,7 @@ def compare_file(path: Path, previous: FileMark | None) -> FileChange:
     stat = path.stat()
     if stat.st_size == previous.size and stat.st_mtime_ns == previous.mtime_ns:
         return FileChange(ident, "unchanged", previous, start_byte=previous.size)
-    appendable = path.suffix.lower() in JSONL_SUFFIXES and stat.st_size > previous.size
+    appendable = path.suffix.lower() in FORMATS["jsonl"].suffixes and stat.st_size > previous.size
     digest, lines, prefix, newline = _hash_file(path, previous.size if appendable else None)
     mark = FileMark(ident, stat.st_size, stat.st_mtime_ns, digest, lines, previous.rows)
     mark.max_timestamp = previous.max_timestamp

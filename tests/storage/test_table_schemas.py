@@ -137,6 +137,7 @@ STORED_SCHEMAS = {
         ("fingerprint", "string", True),
         ("counts", "string", True),
         ("versions", "string", True),
+        ("watermark", "string", True),  # added by the nightly rebuild; old stores gain it
     ],
     "snapshots": [
         ("snapshot_id", "string", False),
@@ -236,6 +237,7 @@ SAMPLES: dict[str, Record] = {
     "runs": RunRecord(
         run_id="run1", started_at=T0, finished_at=T0, input="a.jsonl", fingerprint="f",
         counts={"messages": 3}, versions={"claims": 2},
+        watermark={"files": [{"path": "a.jsonl", "size": 10}]},
     ),
     "build_failures": BuildFailure(
         failure_id="f1", run_id="run1", user_id="u'1", stage="extract", error="boom",

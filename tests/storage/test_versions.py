@@ -119,7 +119,8 @@ def test_rollback_restores_every_table_and_is_a_run_of_its_own(two_runs, tmp_pat
     store_dir, writer = two_runs
     reader = LanceStore(store_dir, refresh_seconds=3600, follow_runs=True)
     writer.record_failures([{"failure_id": "f1", "run_id": "run2", "user_id": "ann",
-                             "stage": "compile", "error": "boom", "attempts": 1}])  # fmt: skip
+                             "stage": "compile", "error": "boom", "attempts": 1,
+                             "traceback_digest": "d", "failed_at": None}])  # fmt: skip
     writer.record_run({"run_id": "run2b", "started_at": datetime.now(UTC),
                        "finished_at": datetime.now(UTC), "input": "x"})  # fmt: skip
     info = rollback(writer, "run1")
