@@ -3,41 +3,28 @@
 from __future__ import annotations
 
 import json
-import sys
-
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from arborwiki.cluster.build import BuildSummary, run_build
 from arborwiki.core.config import Config
+from arborwiki.jobs.common import print_failures, shard_progress
 
 
 def build(input_path: str, store: str, cfg: Config, as_json: bool = False) -> BuildSummary:
     """Run the build with a progress bar (stderr); print the summary line or one JSON object.
     An archive that holds no row at all is an error (exit 2), not a "committed" run that
     changed nothing."""
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("shards", total=None)
+    with shard_progress() as progress:
         summary = run_build(
             input_path,
             store,
             cfg,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            progress=progress,
         )
     if as_json:
         print(json.dumps(summary.to_dict(), sort_keys=True))
     else:
         print(summary.line())
-        for failure in summary.failures:
-            print(
-                f"failed: user {failure['user_id']!r} at {failure['stage']}: {failure['error']}",
-                file=sys.stderr,
-            )
+        print_failures(summary.failures)
     return summary
 
 

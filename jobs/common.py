@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import typer
 from pydantic import ValidationError
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.errors import InputError
@@ -64,3 +66,26 @@ def _utf8(text: str) -> bool:
 def _fail(message: str) -> None:
     print(f"error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr)
     raise typer.Exit(2)
+
+
+@contextlib.contextmanager
+def shard_progress() -> Iterator[Callable[[int, int], None]]:
+    """A transient progress bar over shards (stderr); yields the build's progress callback."""
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("shards", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def print_failures(failures: list[dict[str, Any]]) -> None:
+    """One stderr line per user whose build failed."""
+    for failure in failures:
+        print(
+            f"failed: user {failure['user_id']!r} at {failure['stage']}: {failure['error']}",
+            file=sys.stderr,
+        )

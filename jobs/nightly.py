@@ -3,40 +3,27 @@
 from __future__ import annotations
 
 import json
-import sys
-
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from arborwiki.cluster.nightly import NightlyReport, run_nightly
 from arborwiki.core.config import Config
+from arborwiki.jobs.common import print_failures, shard_progress
 
 
 def nightly(
     input_path: str, store: str, cfg: Config, dry_run: bool = False, as_json: bool = False
 ) -> NightlyReport:
     """Run (or, dry, plan) the nightly rebuild; print its report or one JSON object."""
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("shards", total=None)
+    with shard_progress() as progress:
         report = run_nightly(
             input_path,
             store,
             cfg,
             dry_run=dry_run,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            progress=progress,
         )
     if as_json:
         print(json.dumps(report.to_dict(), sort_keys=True, default=str))
     else:
         print("\n".join(report.lines()))
-        for failure in report.build.failures if report.build else []:
-            print(
-                f"failed: user {failure['user_id']!r} at {failure['stage']}: {failure['error']}",
-                file=sys.stderr,
-            )
+        print_failures(report.build.failures if report.build else [])
     return report

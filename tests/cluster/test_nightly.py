@@ -64,6 +64,11 @@ def _contents(store: LanceStore) -> dict[str, dict[str, dict[str, Any]]]:
     }
 
 
+def _state(store: LanceStore) -> tuple[dict[Any, str], dict[str, int], dict[str, Any]]:
+    """Per-user hashes, table versions and full contents: what a run must (not) change."""
+    return _user_hashes(store), store.versions(), _contents(store)
+
+
 @pytest.fixture(scope="module")
 def cfg() -> Config:
     return load_config(overrides=["ray.num_shards=3"])
@@ -86,11 +91,7 @@ def history(ray_local: None, cfg: Config, tmp_path_factory: pytest.TempPathFacto
     _write(archive / "day1.jsonl", day1)
     h["day1"] = run_nightly(str(archive), str(store_dir), cfg)
     store = LanceStore(store_dir)
-    h["hashes1"], h["versions1"], h["contents1"] = (
-        _user_hashes(store),
-        store.versions(),
-        _contents(store),
-    )
+    h["hashes1"], h["versions1"], h["contents1"] = _state(store)
 
     _write(archive / "day2.jsonl", day2, extra="{not json\n")
     _write(archive / "day2.jsonl", [dup], mode="a")
@@ -102,11 +103,7 @@ def history(ray_local: None, cfg: Config, tmp_path_factory: pytest.TempPathFacto
 
     h["day2"] = run_nightly(str(archive), str(store_dir), cfg)
     store = LanceStore(store_dir)
-    h["hashes2"], h["versions2"], h["contents2"] = (
-        _user_hashes(store),
-        store.versions(),
-        _contents(store),
-    )
+    h["hashes2"], h["versions2"], h["contents2"] = _state(store)
     h["runs2"] = store.count("runs")
     h["work2"] = sorted(p.name for p in (store_dir / "_work" / "shards").iterdir())
     h["markers2"] = sorted(p.name for p in (store_dir / "_work" / "runs").iterdir())
