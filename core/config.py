@@ -400,6 +400,13 @@ class StoreConfig(Section):
         description="versions younger than this are never deleted, whatever keep_runs says: "
         "a query actor still pinned to a just-replaced run reads them until it refreshes",
     )
+    reader_cache_users: int = Field(
+        512,
+        ge=0,
+        description="users whose trajectories, claims and messages a query reader keeps "
+        "decoded in memory (per process, per replica), keyed by the run's table versions; "
+        "0: every lookup reads the store",
+    )
 
 
 class Config(Section):

@@ -24,6 +24,7 @@ import json
 import types
 from collections.abc import Collection
 from datetime import date, datetime
+from functools import cache
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 import pyarrow as pa
@@ -143,12 +144,20 @@ def record_row(record: BaseModel) -> dict[str, Any]:
     return row
 
 
+@cache
+def _json_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    """`cls`'s JSON-stored fields, worked out once per class (the query path converts
+    hundreds of rows per question)."""
+    return tuple(n for n, f in cls.model_fields.items() if is_json_field(f.annotation))
+
+
 def row_to_record(cls: type[M], row: dict[str, Any]) -> M:
     """A stored row back to its record: columns that are no field dropped (ids of nested
     records, search columns, scores), JSON columns decoded (an empty cell: no keys)."""
-    data = {k: v for k, v in row.items() if k in cls.model_fields}
-    for name, info in cls.model_fields.items():
-        if is_json_field(info.annotation) and name in data:
+    fields = cls.model_fields
+    data = {k: v for k, v in row.items() if k in fields}
+    for name in _json_fields(cls):
+        if name in data:
             raw = data[name]
             if isinstance(raw, str) or raw is None:
                 data[name] = json.loads(raw) if raw else {}

@@ -77,6 +77,7 @@ class LanceStore:
         """The committed run a following store reads (None: no run recorded, read latest)."""
         self._run_key: tuple[str, Any] | None = None
         self._pinned: dict[str, int] = {}
+        self._datasets: dict[str, Any] = {}  # pinned tables' Lance datasets (see `scan`)
         self._checked_at = float("-inf")
         if follow_runs:
             self.refresh()
@@ -109,6 +110,7 @@ class LanceStore:
         self.run, self._run_key = run, key
         self._pinned = run_versions(run) if run is not None else {}
         self._tables = {n: t for n, t in self._tables.items() if n == "runs"}
+        self._datasets = {}
         return True
 
     def refresh_if_due(self) -> bool:
@@ -310,6 +312,22 @@ class LanceStore:
         if columns:
             query = query.select(columns)
         return query.to_list()
+
+    def pinned_version(self, name: str) -> int | None:
+        """The version a following store reads `name` at (None: not pinned, reads latest)."""
+        return self._pinned.get(name) if name != "runs" else None
+
+    def scan(self, name: str, where: str, columns: list[str] | None = None) -> pa.Table:
+        """Rows matching `where`, read from the Lance dataset in one call: no lancedb query
+        builder, no hop to its event loop (a third of the CPU of `rows` for one user's
+        rows). Same rows in the same order as `rows`; the query side's per-user cache fills
+        from it. A pinned table's dataset is opened once per run."""
+        dataset = self._datasets.get(name)
+        if dataset is None:
+            dataset = self.table(name).to_lance()
+            if self.pinned_version(name) is not None:
+                self._datasets[name] = dataset
+        return dataset.to_table(filter=where, columns=columns)
 
     def search(
         self,

@@ -1,8 +1,21 @@
-"""LanceMemoryReader: the query side's MemoryReader over a LanceStore."""
+"""LanceMemoryReader: the query side's MemoryReader over a LanceStore.
+
+Per-user cache (`cache_users` > 0): a question reads a handful of one user's trajectories,
+claims and messages, each a Lance round trip of a few ms of CPU. With the cache the reader
+loads each of those tables' rows of the user once (one scan per table), decodes them once,
+and answers later lookups from memory. Entries are keyed by the table's pinned version, so
+a new run, a rollback or a forget (which all move the current-run pointer and re-pin every
+table) is never answered from an older run's rows; tables that are not pinned (a store not
+following runs) are never cached. Lookups return the same records in the same order as
+the uncached reads (tests/storage/test_reader_cache.py).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
 from arborwiki.core.records import (
@@ -15,10 +28,12 @@ from arborwiki.core.records import (
     WikiPage,
 )
 from arborwiki.core.schema import row_to_record
-from arborwiki.storage.lance_store import LanceStore, sql_in
+from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.tables import MESSAGE_REF_COLUMNS as MESSAGE_COLUMNS
 
 to_record = row_to_record  # the one row → record conversion (core.schema)
+R = TypeVar("R")
+CACHED_TABLES = ("trajectories", "claims", "messages")  # what a question looks up by id
 
 
 def to_message_ref(row: dict[str, Any]) -> MessageRef:
@@ -32,9 +47,61 @@ def _score(row: dict[str, Any]) -> float:
     return -float(row.get("_distance", 0.0))
 
 
+class UserRowCache:
+    """LRU over users of decoded rows: user → {(table, version): records}. Thread-safe (a
+    query runs lookups on its search pool too)."""
+
+    def __init__(self, users: int) -> None:
+        self.users = users
+        self._entries: OrderedDict[str, dict[tuple[str, int], list[Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.loads = 0  # how many (user, table) row sets were read from the store
+
+    def get(self, user_id: str, table: str, version: int, load: Callable[[], list[R]]) -> list[R]:
+        key = (table, version)
+        with self._lock:
+            entry = self._entries.get(user_id)
+            if entry is not None:
+                self._entries.move_to_end(user_id)
+                if key in entry:
+                    return entry[key]
+        records = load()
+        with self._lock:
+            entry = self._entries.setdefault(user_id, {})
+            self._entries.move_to_end(user_id)
+            for old in [k for k in entry if k[0] == table]:  # another run's rows of it
+                del entry[old]
+            entry[key] = records
+            self.loads += 1
+            while len(self._entries) > self.users:
+                self._entries.popitem(last=False)
+        return records
+
+
 class LanceMemoryReader:
-    def __init__(self, store: LanceStore) -> None:
+    def __init__(self, store: LanceStore, cache_users: int = 0) -> None:
         self.store = store
+        self.cache = UserRowCache(cache_users) if cache_users > 0 else None
+
+    def _user_records(
+        self, table: str, user_id: str, convert: Callable[[dict[str, Any]], R]
+    ) -> list[R] | None:
+        """The user's rows of `table` decoded, in store order, from the cache (filled on a
+        miss); None when nothing may be cached (no cache, or the table is not pinned)."""
+        version = self.store.pinned_version(table) if self.cache is not None else None
+        if self.cache is None or version is None:
+            return None
+        columns = MESSAGE_COLUMNS if table == "messages" else None
+
+        def load() -> list[R]:
+            rows = self.store.scan(table, f"user_id = {sql_str(user_id)}", columns).to_pylist()
+            return [convert(r) for r in rows]
+
+        return self.cache.get(user_id, table, version, load)
+
+    def _cached_trajectories(self, user_id: str) -> list[Trajectory] | None:
+        rows = self._user_records("trajectories", user_id, lambda r: to_record(Trajectory, r))
+        return None if rows is None else sorted(rows, key=lambda t: t.trajectory_id)
 
     def search_pages(
         self, user_id: str, text: str, vector: list[float], limit: int
@@ -66,6 +133,10 @@ class LanceMemoryReader:
         return [Hit(to_message_ref(r), i, _score(r)) for i, r in enumerate(rows)]
 
     def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]:
+        cached = self._cached_trajectories(user_id)
+        if cached is not None:
+            wanted = set(ids)
+            return [t for t in cached if t.trajectory_id in wanted]
         rows = self.store.rows("trajectories", user_id, "trajectory_id", ids)
         return sorted((to_record(Trajectory, r) for r in rows), key=lambda t: t.trajectory_id)
 
@@ -74,12 +145,20 @@ class LanceMemoryReader:
         return [to_record(Snapshot, r) for r in rows]
 
     def messages(self, user_id: str, ids: list[str]) -> list[MessageRef]:
+        cached = self._user_records("messages", user_id, to_message_ref)
+        if cached is not None:
+            wanted = set(ids)
+            return [r for r in cached if r.message.message_id in wanted]
         rows = self.store.rows("messages", user_id, "message_id", ids, columns=MESSAGE_COLUMNS)
         return [to_message_ref(r) for r in rows]
 
     def messages_in_snapshots(self, user_id: str, snapshot_ids: list[str]) -> list[MessageRef]:
         if not snapshot_ids:
             return []
+        cached = self._user_records("messages", user_id, to_message_ref)
+        if cached is not None:
+            wanted = set(snapshot_ids)
+            return [r for r in cached if r.snapshot_id in wanted]
         rows = self.store.rows(
             "messages", user_id, "snapshot_id", snapshot_ids, columns=MESSAGE_COLUMNS
         )
@@ -88,14 +167,25 @@ class LanceMemoryReader:
     def claims_by_id(self, user_id: str, claim_ids: list[str]) -> list[Claim]:
         if not claim_ids:
             return []
+        cached = self._user_records("claims", user_id, lambda r: to_record(Claim, r))
+        if cached is not None:
+            wanted = set(claim_ids)
+            return [c for c in cached if c.claim_id in wanted]
         rows = self.store.rows("claims", user_id, "claim_id", claim_ids)
         return [to_record(Claim, r) for r in rows]
 
     def all_messages(self, user_id: str) -> list[MessageRef]:
+        cached = self._user_records("messages", user_id, to_message_ref)
+        if cached is not None:
+            return list(cached)
         rows = self.store.rows("messages", user_id, columns=MESSAGE_COLUMNS)
         return [to_message_ref(r) for r in rows]
 
     def claims(self, user_id: str, trajectory_ids: list[str]) -> list[Claim]:
+        cached = self._user_records("claims", user_id, lambda r: to_record(Claim, r))
+        if cached is not None:
+            wanted = set(trajectory_ids)
+            return [c for c in cached if c.trajectory_id in wanted]
         rows = self.store.rows("claims", user_id, "trajectory_id", trajectory_ids)
         return [to_record(Claim, r) for r in rows]
 
@@ -106,10 +196,16 @@ class LanceMemoryReader:
         return [to_record(Snapshot, r) for r in self.store.rows("snapshots", user_id)]
 
     def all_trajectories(self, user_id: str) -> list[Trajectory]:
+        cached = self._cached_trajectories(user_id)
+        if cached is not None:
+            return cached
         rows = self.store.rows("trajectories", user_id)
         return sorted((to_record(Trajectory, r) for r in rows), key=lambda t: t.trajectory_id)
 
     def all_claims(self, user_id: str) -> list[Claim]:
+        cached = self._user_records("claims", user_id, lambda r: to_record(Claim, r))
+        if cached is not None:
+            return list(cached)
         return [to_record(Claim, r) for r in self.store.rows("claims", user_id)]
 
     def evidence(self, user_id: str) -> list[EvidenceItem]:

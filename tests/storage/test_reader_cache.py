@@ -1,0 +1,149 @@
+"""The query reader's per-user cache on a real build (real Ray, real Lance): cached lookups
+return exactly what the store returns, queries answer byte for byte the same, and a new run
+or a rollback is never answered from the previous run's rows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arborwiki.cluster.build import run_build
+from arborwiki.cluster.local_service import open_service
+from arborwiki.cluster.store_admin import rollback_store
+from arborwiki.core.config import Config, load_config
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.reader import LanceMemoryReader
+from tests.conftest import EXAMPLES
+
+ARCHIVE = EXAMPLES / "sample_archive.jsonl"
+USERS = ["alice", "bob", "o'connor", "user-4"]
+QUESTIONS = [
+    "What is the name of the new rabbit?",
+    "Where do I live?",
+    "What book am I reading?",
+    "When is the race?",
+]
+LATE_ALICE = 14  # alice's last messages arrive in the second run
+
+
+@pytest.fixture(scope="module")
+def cfg() -> Config:
+    return load_config(overrides=["ray.num_shards=2"])
+
+
+def _day1(path: Path) -> None:
+    """The archive without alice's last messages (and without its broken line)."""
+    rows = []
+    for line in ARCHIVE.read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    alice = [i for i, r in enumerate(rows) if r.get("user_id") == "alice"]
+    late = set(alice[-LATE_ALICE:])
+    path.write_text("".join(json.dumps(r) + "\n" for i, r in enumerate(rows) if i not in late))
+
+
+def _readers(store: str) -> tuple[LanceMemoryReader, LanceMemoryReader]:
+    cached = LanceMemoryReader(LanceStore(store, create=False, follow_runs=True), 8)
+    plain = LanceMemoryReader(LanceStore(store, create=False, follow_runs=True), 0)
+    return cached, plain
+
+
+def _same_reads(cached: LanceMemoryReader, plain: LanceMemoryReader, user: str) -> None:
+    """Every cached lookup equals the store's answer: same records, same order."""
+    messages = plain.all_messages(user)
+    trajectories = plain.all_trajectories(user)
+    claims = plain.all_claims(user)
+    assert messages and trajectories
+    assert cached.all_messages(user) == messages
+    assert cached.all_trajectories(user) == trajectories
+    assert cached.all_claims(user) == claims
+    message_ids = [r.message.message_id for r in messages]
+    snapshot_ids = sorted({r.snapshot_id for r in messages if r.snapshot_id})
+    trajectory_ids = [t.trajectory_id for t in trajectories]
+    claim_ids = [c.claim_id for c in claims]
+    for part in (slice(0, 1), slice(1, None, 3), slice(None)):
+        assert cached.messages(user, message_ids[part]) == plain.messages(user, message_ids[part])
+        assert cached.messages_in_snapshots(
+            user, snapshot_ids[part]
+        ) == plain.messages_in_snapshots(user, snapshot_ids[part])
+        assert cached.trajectories(user, trajectory_ids[part]) == plain.trajectories(
+            user, trajectory_ids[part]
+        )
+        assert cached.claims(user, trajectory_ids[part]) == plain.claims(user, trajectory_ids[part])
+        assert cached.claims_by_id(user, claim_ids[part]) == plain.claims_by_id(
+            user, claim_ids[part]
+        )
+    assert cached.messages(user, ["nope", *message_ids[:2]]) == plain.messages(
+        user, ["nope", *message_ids[:2]]
+    )
+    assert cached.claims(user, []) == [] and cached.messages(user, []) == []
+
+
+def test_cached_reads_and_queries_equal_the_uncached_ones(
+    ray_local: None, cfg: Config, tmp_path: Path
+) -> None:
+    store = str(tmp_path / "store")
+    run_build(str(ARCHIVE), store, cfg)
+    cached, plain = _readers(store)
+    for user in USERS:
+        _same_reads(cached, plain, user)
+    assert cached.cache is not None and cached.cache.loads == 3 * len(USERS)
+    before = cached.cache.loads
+    _same_reads(cached, plain, "alice")
+    assert cached.cache.loads == before  # answered from memory
+
+    off = cfg.model_copy(deep=True)
+    off.store.reader_cache_users = 0
+    with_cache, without = open_service(store, cfg), open_service(store, off)
+    for user in USERS:
+        for question in QUESTIONS:
+            for budget in (200, 1000, None):
+                a = with_cache.query(user, question, None, budget).model_dump_json()
+                b = without.query(user, question, None, budget).model_dump_json()
+                assert a == b, (user, question, budget)
+
+
+def test_a_new_run_and_a_rollback_are_never_answered_from_the_cache(
+    ray_local: None, cfg: Config, tmp_path: Path
+) -> None:
+    store = str(tmp_path / "store")
+    _day1(tmp_path / "day1.jsonl")
+    run1 = run_build(str(tmp_path / "day1.jsonl"), store, cfg)
+    cached, plain = _readers(store)
+    day1 = cached.all_messages("alice")
+    day1_claims = cached.all_claims("alice")
+
+    run_build(str(ARCHIVE), store, cfg)
+    assert cached.all_messages("alice") == day1  # still pinned to run 1 until it refreshes
+    assert cached.store.refresh() and plain.store.refresh()
+    day2 = cached.all_messages("alice")
+    assert len(day2) > len(day1) and day2 == plain.all_messages("alice")
+    _same_reads(cached, plain, "alice")
+
+    back = rollback_store(store, run1.run_id)
+    assert back.current
+    assert cached.store.refresh() and plain.store.refresh()
+    assert cached.all_messages("alice") == day1
+    assert cached.all_claims("alice") == day1_claims
+    _same_reads(cached, plain, "alice")
+
+
+def test_the_cache_holds_at_most_its_users_and_never_an_unpinned_table(
+    ray_local: None, cfg: Config, tmp_path: Path
+) -> None:
+    store = str(tmp_path / "store")
+    run_build(str(ARCHIVE), store, cfg)
+    small = LanceMemoryReader(LanceStore(store, create=False, follow_runs=True), 1)
+    plain = LanceMemoryReader(LanceStore(store, create=False, follow_runs=True), 0)
+    for user in USERS:
+        assert small.all_messages(user) == plain.all_messages(user)
+    assert small.cache is not None and small.cache.loads == len(USERS)
+    small.all_messages(USERS[0])  # evicted by the later users: read again
+    assert small.cache.loads == len(USERS) + 1
+    latest = LanceMemoryReader(LanceStore(store, create=False), 8)  # reads the latest versions
+    assert latest.all_messages("bob") == plain.all_messages("bob")
+    assert latest.cache is not None and latest.cache.loads == 0
