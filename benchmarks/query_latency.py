@@ -1,11 +1,15 @@
 """Benchmark: serving latency of context retrieval (`query`) and `localize` through Ray actors.
 
-Builds (or reuses, `--store`) a store of synthetic users, starts the query actor
-replicas, warms them, then times calls end to end (driver → `ray.get` → actor → Lance)
-for one caller and for `--concurrency` threads, and prints p50/p95/p99 as a table.
-`--profile` runs cProfile over in-process queries to show where the time goes.
+Builds (or reuses, `--store`) a store of synthetic users (200 messages each by default),
+starts the query actor replicas, warms them (every user asked once per replica: the
+reader's per-user cache is full, the steady state of a serving replica), then times calls
+end to end (driver → `ray.get` → actor → Lance) for one caller and for `--concurrency`
+threads, and prints p50/p95/p99 and the replicas' CPU per call (their processes' user +
+system time, Lance's threads included, read with psutil). In process it also times every
+user's first question (cold: the cache fills) and then `--inprocess` questions on warm users,
+with `time.process_time` per question. `--profile` runs cProfile over in-process queries.
 
-    python -m benchmarks.query_latency --users 1000 --store /tmp/bench-store --write
+    python -m benchmarks.query_latency --users 500 --store /tmp/bench-store --write
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import psutil
 import pyarrow.parquet as pq
 import ray
 
@@ -105,45 +110,85 @@ def profile(store: Path, cfg: Config, users: list[str], n: int) -> str:
 
 
 def warm(client: QueryClient, users: list[str]) -> None:
-    """Table handles, indexes and caches warm in every replica before timing."""
-    for user in users[: 25 * len(client.replicas)]:
-        client.query(user, QUESTIONS[0])
-        client.localize(user, TURNS[0])
+    """Every replica answers every user once (its per-user cache fills) and warms localize."""
+    for replica in client.replicas:
+        ray.get([replica.query.remote(user, QUESTIONS[0]) for user in users])
+        ray.get([replica.localize.remote(user, TURNS[0]) for user in users[:25]])
+
+
+def replica_cpu(client: QueryClient) -> Callable[[], float]:
+    """Seconds of CPU the replicas' processes used so far (all their threads)."""
+    pids = ray.get([r.__ray_call__.remote(lambda _self: os.getpid()) for r in client.replicas])
+    processes = [psutil.Process(pid) for pid in pids]
+
+    def seconds() -> float:
+        return sum(p.cpu_times().user + p.cpu_times().system for p in processes)
+
+    return seconds
+
+
+def row(cells: list[object]) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
 
 
 def measure(
     client: QueryClient, users: list[str], replicas: int, calls: int, concurrency: int
 ) -> list[str]:
     rows = []
+    cpu = replica_cpu(client)
     for name, texts in (("query", QUESTIONS), ("localize", TURNS)):
         method = getattr(client, name)
         for threads in (1, concurrency):
+            before = cpu()
             samples = run_load(method, users, texts, calls, threads)
+            cpu_ms = (cpu() - before) * 1000.0 / len(samples)
             p50, p95, p99 = percentiles(samples)
-            cells = [
-                name,
-                replicas,
-                threads,
-                len(samples),
-                f"{p50:.1f}",
-                f"{p95:.1f}",
-                f"{p99:.1f}",
-            ]
-            rows.append("| " + " | ".join(str(c) for c in cells) + " |")
+            cells = [name, replicas, threads, len(samples), f"{p50:.1f}", f"{p95:.1f}"]
+            rows.append(row([*cells, f"{p99:.1f}", f"{cpu_ms:.1f}", load_now()]))
             print(rows[-1], flush=True)
+    return rows
+
+
+def load_now() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def in_process(store: Path, cfg: Config, users: list[str], n: int) -> list[str]:
+    """Single caller, no Ray: every user's first question (cold cache), then `n` questions
+    on warm users; wall p50/p95/p99 and `time.process_time` per question."""
+    service = open_service(str(store), cfg)
+    service.query(users[0], QUESTIONS[1])  # the embedder and table handles open
+    rows = []
+    rng = random.Random(11)
+    for phase, jobs in (
+        ("cold (first question of a user)", [(u, rng.choice(QUESTIONS)) for u in users]),
+        ("warm", [(rng.choice(users), rng.choice(QUESTIONS)) for _ in range(n)]),
+    ):
+        samples = []
+        cpu_started = time.process_time()
+        for user, question in jobs:
+            samples.append(timed(service.query, user, question))
+        cpu_ms = (time.process_time() - cpu_started) * 1000.0 / len(jobs)
+        p50, p95, p99 = percentiles(samples)
+        cells = [phase, len(jobs), f"{p50:.1f}", f"{p95:.1f}", f"{p99:.1f}", f"{cpu_ms:.1f}"]
+        rows.append(row([*cells, load_now()]))
+        print(rows[-1], flush=True)
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--users", type=int, default=1000)
-    parser.add_argument("--sessions", type=int, default=10)
-    parser.add_argument("--turns", type=int, default=6, help="turns per session")
+    parser.add_argument("--users", type=int, default=500)
+    parser.add_argument("--sessions", type=int, default=25)
+    parser.add_argument("--turns", type=int, default=8, help="turns per session")
     parser.add_argument("--store", type=Path, default=Path("/tmp/arborwiki-latency-store"))
     parser.add_argument("--calls", type=int, default=400, help="calls per measurement")
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument(
-        "--replicas", type=int, nargs="+", default=[1], help="replica counts to measure"
+        "--replicas", type=int, nargs="*", default=[1], help="replica counts to measure"
+    )
+    parser.add_argument(
+        "--inprocess", type=int, default=300, help="warm in-process questions (0: skip)"
     )
     parser.add_argument("--profile", type=int, default=0, help="cProfile this many queries")
     parser.add_argument("--build-only", action="store_true")
@@ -159,9 +204,11 @@ def main() -> None:
         build_store(args.store, args.users, args.sessions, args.turns, cfg)
     if args.build_only:
         return
-    start_ray(cfg.ray)
     users = [f"user-{u + 1:04d}" for u in range(args.users)]
+    local = in_process(args.store, cfg, users, args.inprocess) if args.inprocess else []
     rows = []
+    if args.replicas:
+        start_ray(cfg.ray)
     for replicas in sorted(args.replicas):  # replicas are added, never restarted
         cfg.ray.query_replicas = replicas
         start_query_actor(str(args.store.resolve()), cfg, detached=False)
@@ -170,21 +217,32 @@ def main() -> None:
         rows += measure(client, users, replicas, args.calls, args.concurrency)
     table = "\n".join(
         [
-            "| call | replicas | concurrent callers | calls | p50 ms | p95 ms | p99 ms |",
-            "|---|---|---|---|---|---|---|",
+            "| call | replicas | concurrent callers | calls | p50 ms | p95 ms | p99 ms "
+            "| replica CPU ms / call | load (1 min) |",
+            "|---|---|---|---|---|---|---|---|---|",
             *rows,
         ]
     )
+    local_table = "\n".join(
+        [
+            "| in process, single caller | questions | p50 ms | p95 ms | p99 ms "
+            "| CPU ms / question | load (1 min) |",
+            "|---|---|---|---|---|---|---|",
+            *local,
+        ]
+    )
     print(table)
+    print(local_table)
     prof = profile(args.store, cfg, users, args.profile) if args.profile else ""
     if prof:
         print(prof)
     if args.write:
-        write_report(args, table, prof)
-    ray.shutdown()
+        write_report(args, table, local_table, prof)
+    if args.replicas:
+        ray.shutdown()
 
 
-def write_report(args: argparse.Namespace, table: str, prof: str) -> None:
+def write_report(args: argparse.Namespace, table: str, local_table: str, prof: str) -> None:
     note = args.store / BUILD_NOTE
     built = note.read_text().strip() if note.exists() else "unknown (store built elsewhere)"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -197,9 +255,13 @@ def write_report(args: argparse.Namespace, table: str, prof: str) -> None:
         "",
         table,
         "",
+        local_table,
+        "",
         "Command: `python -m benchmarks.query_latency "
-        f"--users {args.users} --calls {args.calls} --concurrency {args.concurrency}"
-        f" --replicas {' '.join(str(r) for r in args.replicas)}"
+        f"--users {args.users} --sessions {args.sessions} --turns {args.turns} "
+        f"--calls {args.calls} --concurrency {args.concurrency}"
+        f" --replicas {' '.join(str(r) for r in args.replicas)} --inprocess {args.inprocess}"
+        f"{''.join(' --set ' + s for s in args.set)}"
         f"{' --profile ' + str(args.profile) if args.profile else ''} --write`  ",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, no GPU; "
         f"Python {platform.python_version()}; load average at the end (1, 5, 15 min): {load} "

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ import lancedb
 import pyarrow as pa
 import pyarrow.dataset as pads
 from lancedb.index import FTS, BTree
+from lancedb.query import LanceHybridQueryBuilder
+from lancedb.rerankers import RRFReranker
 
 from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
 
@@ -78,6 +81,7 @@ class LanceStore:
         self._run_key: tuple[str, Any] | None = None
         self._pinned: dict[str, int] = {}
         self._datasets: dict[str, Any] = {}  # pinned tables' Lance datasets (see `scan`)
+        self._leg_pool: ThreadPoolExecutor | None = None
         self._checked_at = float("-inf")
         if follow_runs:
             self.refresh()
@@ -322,12 +326,7 @@ class LanceStore:
         builder, no hop to its event loop (a third of the CPU of `rows` for one user's
         rows). Same rows in the same order as `rows`; the query side's per-user cache fills
         from it. A pinned table's dataset is opened once per run."""
-        dataset = self._datasets.get(name)
-        if dataset is None:
-            dataset = self.table(name).to_lance()
-            if self.pinned_version(name) is not None:
-                self._datasets[name] = dataset
-        return dataset.to_table(filter=where, columns=columns)
+        return self._dataset(name).to_table(filter=where, columns=columns)
 
     def search(
         self,
@@ -339,24 +338,63 @@ class LanceStore:
         where: str | None = None,
         columns: list[str] | None = None,
     ) -> list[dict[str, Any]]:
-        """Hybrid (vector + full-text, reciprocal-rank fused) search within one user."""
+        """Hybrid (vector + full-text, reciprocal-rank fused) search within one user.
+
+        Run on the Lance dataset directly, the two legs side by side, and fused by lancedb's
+        own hybrid combiner (min-max normalised scores, RRF): the rows, order and scores of
+        lancedb's `table.search(query_type="hybrid")`, at about two thirds of its CPU (no
+        query builder, no event-loop hop, no thread pool per call)."""
         if limit <= 0:
             return []
         condition = f"user_id = {sql_str(user_id)}" + (f" AND ({where})" if where else "")
-        table = self.table(name)
         has_text = bool(text and text.strip())
-        if vector is not None and has_text:
-            query = table.search(query_type="hybrid").vector(list(vector)).text(text)
-        elif vector is not None:
-            query = table.search(list(vector), query_type="vector")
-        elif has_text:
-            query = table.search(text, query_type="fts")
-        else:
+        if vector is None and not has_text:
             return []
-        query = query.where(condition, prefilter=True).limit(limit)
-        if columns:
-            query = query.select(columns)
-        return query.to_list()
+        dataset = self._dataset(name)
+        hybrid = vector is not None and has_text
+
+        def leg(scoring: dict[str, Any], score: str) -> pa.Table:
+            return dataset.to_table(
+                columns=[*columns, score] if columns else None,
+                filter=condition,
+                prefilter=True,
+                with_row_id=hybrid,
+                **scoring,
+            )
+
+        fts = {"full_text_query": text, "limit": limit}
+        if vector is None:
+            return leg(fts, "_score").to_pylist()
+        knn = {"nearest": {"column": _vector_column(dataset), "q": list(vector), "k": limit}}
+        if not hybrid:
+            return leg(knn, "_distance").to_pylist()
+        text_leg = self._legs().submit(leg, fts, "_score")
+        vector_leg = leg(knn, "_distance")
+        fused = LanceHybridQueryBuilder._combine_hybrid_results(
+            fts_results=text_leg.result(),
+            vector_results=vector_leg,
+            norm=None,
+            fts_query=text,
+            reranker=RRFReranker(),
+            limit=limit,
+            with_row_ids=False,
+        )
+        return fused.to_pylist()
+
+    def _dataset(self, name: str) -> Any:
+        """The Lance dataset `name` is read at (a pinned table's is opened once per run)."""
+        dataset = self._datasets.get(name)
+        if dataset is None:
+            dataset = self.table(name).to_lance()
+            if self.pinned_version(name) is not None:
+                self._datasets[name] = dataset
+        return dataset
+
+    def _legs(self) -> ThreadPoolExecutor:
+        """One thread for a hybrid search's full-text leg (Lance releases the GIL)."""
+        if self._leg_pool is None:
+            self._leg_pool = ThreadPoolExecutor(1, thread_name_prefix="lance-fts-leg")
+        return self._leg_pool
 
     def runs(self) -> list[dict[str, Any]]:
         """Every recorded run, oldest first (the last one is the current run)."""
@@ -377,6 +415,11 @@ def run_versions(run: dict[str, Any]) -> dict[str, int]:
     """A run row's table versions (`runs` itself never pinned)."""
     versions = json.loads(run.get("versions") or "{}")
     return {name: int(v) for name, v in versions.items() if name != "runs"}
+
+
+def _vector_column(dataset: Any) -> str:
+    """The one fixed-size-list column, the one lancedb searches by default."""
+    return next(f.name for f in dataset.schema if pa.types.is_fixed_size_list(f.type))
 
 
 def _covers_all(table: Any, index: str) -> bool:

@@ -129,6 +129,7 @@ class LanceMemoryReader:
             text if mode != "vector" else None,
             limit,
             where=sql_in("trajectory_id", trajectory_ids) if trajectory_ids else None,
+            columns=MESSAGE_COLUMNS,  # no vectors decoded into Python lists
         )
         return [Hit(to_message_ref(r), i, _score(r)) for i, r in enumerate(rows)]
 

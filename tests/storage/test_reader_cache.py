@@ -1,11 +1,13 @@
 """The query reader's per-user cache on a real build (real Ray, real Lance): cached lookups
 return exactly what the store returns, queries answer byte for byte the same, and a new run
-or a rollback is never answered from the previous run's rows."""
+or a rollback is never answered from the previous run's rows. The store's direct Lance
+search returns what lancedb's query builder returns."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,8 +15,10 @@ from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import open_service
 from arborwiki.cluster.store_admin import rollback_store
 from arborwiki.core.config import Config, load_config
-from arborwiki.storage.lance_store import LanceStore
+from arborwiki.core.embedding import embedder_for
+from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import LanceMemoryReader
+from arborwiki.storage.tables import MESSAGE_REF_COLUMNS
 from tests.conftest import EXAMPLES
 
 ARCHIVE = EXAMPLES / "sample_archive.jsonl"
@@ -83,6 +87,47 @@ def _same_reads(cached: LanceMemoryReader, plain: LanceMemoryReader, user: str) 
     assert cached.claims(user, []) == [] and cached.messages(user, []) == []
 
 
+def _lancedb_search(
+    store: LanceStore, name: str, user: str, vector: list[float] | None, text: str | None,
+    limit: int, where: str | None, columns: list[str] | None,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The same search through lancedb's own query builder (what `search` replaced)."""
+    table = store.table(name)
+    if vector is not None and text:
+        query = table.search(query_type="hybrid").vector(vector).text(text)
+    elif vector is not None:
+        query = table.search(vector, query_type="vector")
+    else:
+        query = table.search(text, query_type="fts")
+    condition = f"user_id = {sql_str(user)}" + (f" AND ({where})" if where else "")
+    query = query.where(condition, prefilter=True).limit(limit)
+    return (query.select(columns) if columns else query).to_list()
+
+
+def _search_equals_lancedb(store: LanceStore) -> None:
+    """Direct Lance search = lancedb's sync query builder: rows, order, scores."""
+    embedder = embedder_for(load_config().embed)
+    found = 0
+    for user in USERS:
+        trajectories = sorted(
+            {r["trajectory_id"] for r in store.rows("messages", user) if r["trajectory_id"]}
+        )
+        routed = sql_in("trajectory_id", trajectories[:2])
+        for question in QUESTIONS:
+            vector = embedder.embed([question])[0].tolist()
+            for name, v, text, limit, where, columns in [
+                ("messages", vector, None, 30, None, MESSAGE_REF_COLUMNS),
+                ("messages", None, question, 30, None, MESSAGE_REF_COLUMNS),
+                ("messages", vector, question, 30, None, None),
+                ("messages", vector, question, 10, routed, MESSAGE_REF_COLUMNS),
+                ("wiki_pages", vector, question, 8, "kind != 'index'", None),
+            ]:
+                expected = _lancedb_search(store, name, user, v, text, limit, where, columns)
+                found += bool(expected)
+                assert store.search(name, user, v, text, limit, where, columns) == expected
+    assert found >= 60  # of 80 searches: most find something
+
+
 def test_cached_reads_and_queries_equal_the_uncached_ones(
     ray_local: None, cfg: Config, tmp_path: Path
 ) -> None:
@@ -96,6 +141,7 @@ def test_cached_reads_and_queries_equal_the_uncached_ones(
     _same_reads(cached, plain, "alice")
     assert cached.cache.loads == before  # answered from memory
 
+    _search_equals_lancedb(cached.store)
     off = cfg.model_copy(deep=True)
     off.store.reader_cache_users = 0
     with_cache, without = open_service(store, cfg), open_service(store, off)
