@@ -24,7 +24,6 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import signal
 import threading
 import time
@@ -33,12 +32,11 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import ray
 
-from arborwiki.cluster.runtime import start_ray
+from arborwiki.cluster.runtime import start_ray, store_task_options
 from arborwiki.cluster.scheduling import LiveWork, Progress, Timeline, fused_shards, staged_shards
 from arborwiki.cluster.sharding import Partition, merge_partitions, partition_file
 from arborwiki.cluster.stages import (
@@ -52,6 +50,7 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
+from arborwiki.storage import paths
 from arborwiki.storage.archive import ArchiveError, archive_files, has_rows, input_sources
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
@@ -152,16 +151,16 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _remove_dead_staging(work: Path) -> None:
+def _remove_dead_staging(work: str) -> None:
     """Staging left by a driver that was killed outright (SIGKILL): its pid is gone."""
-    for staging in (work / "partition").glob("*"):
-        pid_file = staging / PID_FILE
+    for staging in paths.list_dirs(paths.join(work, "partition")):
+        pid_file = paths.join(staging, PID_FILE)
         try:
-            pid = int(pid_file.read_text())
+            pid = int(paths.read_text(pid_file))
         except (OSError, ValueError):
             pid = -1
         if pid < 0 or not _pid_alive(pid):
-            shutil.rmtree(staging, ignore_errors=True)
+            paths.remove_tree(staging)
 
 
 # ------------------------------------------------------------------ the driver
@@ -174,14 +173,14 @@ def run_build(
     actors are cancelled first); a driver killed outright leaves it for the next run to remove.
     """
     files = archive_files(input_path)  # bad paths fail here, before Ray starts
-    store_dir = Path(store_path)
-    work = store_dir / WORK
+    store_dir = store_path  # a local path or an object-store URI (storage/paths.py)
+    work = paths.join(store_dir, WORK)
     _remove_dead_staging(work)
     if not has_rows(input_path):  # not a "committed" run that changed nothing
         raise ArchiveError(f"archive {input_path} has no rows: nothing to build")
-    staging = work / "partition" / uuid.uuid4().hex
-    staging.mkdir(parents=True)
-    (staging / PID_FILE).write_text(str(os.getpid()))
+    staging = paths.join(work, "partition", uuid.uuid4().hex)
+    paths.makedirs(staging)
+    paths.write_text(paths.join(staging, PID_FILE), str(os.getpid()))
     live = LiveWork()
     try:
         start_ray(cfg.ray)  # before our SIGTERM handler: ray.init installs its own
@@ -191,12 +190,13 @@ def run_build(
             )
     finally:
         live.stop()
-        shutil.rmtree(staging, ignore_errors=True)
+        paths.remove_tree(staging)
 
 
-def _read(files: list[str], staging: Path, cfg: Config, live: LiveWork) -> Partition:
+def _read(files: list[str], staging: str, cfg: Config, live: LiveWork) -> Partition:
     """Read + validate + partition: one Ray task per input file, in parallel."""
-    task = ray.remote(num_cpus=1, max_retries=2)(partition_file)
+    store = store_task_options(staging, *files)
+    task = ray.remote(num_cpus=1, max_retries=2, **store)(partition_file)
     refs = [
         task.remote(i, f, str(staging), cfg.ray.num_shards, cfg.build.read_batch_rows)
         for i, f in enumerate(files)
@@ -210,8 +210,8 @@ def _read(files: list[str], staging: Path, cfg: Config, live: LiveWork) -> Parti
 def _build(
     input_path: str,
     files: list[str],
-    store_dir: Path,
-    staging: Path,
+    store_dir: str,
+    staging: str,
     cfg: Config,
     live: LiveWork,
     progress: Progress | None,
@@ -222,14 +222,14 @@ def _build(
     timeline.start("read")
     part = _read(files, staging, cfg, live)
     timeline.end("read")
-    work = store_dir / WORK
+    work = paths.join(store_dir, WORK)
     chash = config_hash(cfg)
-    shard_dirs = {s: work / "shards" / f"{chash}-{d}" for s, d in part.digests.items()}
+    shard_dirs = {s: paths.join(work, "shards", f"{chash}-{d}") for s, d in part.digests.items()}
     run_key = hashlib.blake2b(
         json.dumps([chash, sorted(part.digests.items()), part.quarantine_digest]).encode(),
         digest_size=10,
     ).hexdigest()
-    committed_marker = work / "runs" / f"{run_key}.committed"
+    committed_marker = paths.join(work, "runs", f"{run_key}.committed")
     summary = BuildSummary(rows_read=part.rows_read, run_id=run_key)
 
     jobs = {
@@ -262,7 +262,7 @@ def _build(
         failures.extend(result.failures)
     _summarise(summary, counts, part, failures, extraction)
 
-    if not committed_marker.exists() or failures:
+    if not paths.exists(committed_marker) or failures:
         timeline.start("commit")
         _commit(store_dir, cfg, part, shard_dirs, summary, failures, input_sources(input_path))
         store = LanceStore(store_dir)
@@ -284,8 +284,7 @@ def _build(
             }
         )
         if not failures:
-            committed_marker.parent.mkdir(parents=True, exist_ok=True)
-            committed_marker.write_text(json.dumps(store.versions(), sort_keys=True))
+            paths.write_text(committed_marker, json.dumps(store.versions(), sort_keys=True))
             _remove_other_shards(work, set(shard_dirs.values()))
         summary.committed = True
         timeline.end("commit")
@@ -334,36 +333,35 @@ def _summarise(
 
 
 def _commit(
-    store_dir: Path,
+    store_dir: str,
     cfg: Config,
     part: Partition,
-    shard_dirs: dict[int, Path],
+    shard_dirs: dict[int, str],
     summary: BuildSummary,
     failures: list[UserFailure],
     sources: list[str],
 ) -> None:
     """One upsert per table; failed users' earlier memory is left as it was; the quarantine
     rows of `sources` (the run's input files) are replaced by this run's."""
-    staged = {
-        name: [
-            d / f"{name}.parquet" for d in shard_dirs.values() if (d / f"{name}.parquet").exists()
-        ]
-        for name in USER_TABLES
-    }
-    staged["quarantine"] = list(part.quarantine_files) + [
-        d / "quarantine.parquet" for d in shard_dirs.values() if (d / "quarantine.parquet").exists()
-    ]
+    staged = {name: _staged(shard_dirs, f"{name}.parquet") for name in USER_TABLES}
+    staged["quarantine"] = list(part.quarantine_files) + _staged(shard_dirs, "quarantine.parquet")
     failed = {f.user_id for f in failures}
     users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
     dim = embedder_for(cfg.embed).dim
     LanceStore(store_dir).commit_run(staged, users, dim, quarantine_sources=sources)
 
 
-def _remove_other_shards(work: Path, keep: set[Path]) -> None:
+def _staged(shard_dirs: dict[int, str], file_name: str) -> list[str]:
+    """The shards' staged files of one name (a shard with no such rows wrote none)."""
+    files = (paths.join(d, file_name) for d in shard_dirs.values())
+    return [f for f in files if paths.exists(f)]
+
+
+def _remove_other_shards(work: str, keep: set[str]) -> None:
     """Shard outputs of earlier configs or inputs: committed already, no longer needed."""
-    for shard_dir in (work / "shards").glob("*"):
+    for shard_dir in paths.list_dirs(paths.join(work, "shards")):
         if shard_dir not in keep:
-            shutil.rmtree(shard_dir, ignore_errors=True)
+            paths.remove_tree(shard_dir)
 
 
 __all__ = ["SUCCESS", "BuildSummary", "config_hash", "run_build"]

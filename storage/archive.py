@@ -9,15 +9,14 @@ message the CLI prints without a traceback.
 
 from __future__ import annotations
 
-import glob
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pyarrow as pa
 
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.core.schema import messages_to_table
+from arborwiki.storage import paths
 from arborwiki.storage.readers_files import RowResult, iter_jsonl, iter_locomo, iter_parquet
 from arborwiki.storage.readers_locomo import read_locomo
 from arborwiki.storage.readers_rows import ArchiveError, RowValidator, input_identity
@@ -49,33 +48,35 @@ class ArchiveBatch:
     rows_read: int = 0
 
 
-def _supported(path: Path) -> bool:
-    return path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES
+def _supported(path: str) -> bool:
+    return paths.suffix(path).lower() in SUPPORTED_SUFFIXES
 
 
-def archive_files(path: str) -> list[Path]:
-    """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted)."""
+def archive_files(path: str) -> list[str]:
+    """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted);
+    local or on an object store (`s3://…`, see storage/paths.py)."""
     expected = ", ".join(sorted(SUPPORTED_SUFFIXES))
-    if GLOB_CHARS & set(path) and not Path(path).exists():
-        matches = sorted(Path(p) for p in glob.glob(path, recursive=True))
+    if GLOB_CHARS & set(path) and not paths.exists(path):
+        matches = paths.glob(path)
         if not matches:
             raise ArchiveError(f"no files match {path!r}")
         files = [p for p in matches if _supported(p)]
         if not files:
             raise ArchiveError(f"no supported archive files ({expected}) match {path!r}")
         return files
-    target = Path(path)
-    if not target.exists():
+    if paths.is_file(path):
+        if not _supported(path):
+            suffix = paths.suffix(path) or "(none)"
+            raise ArchiveError(
+                f"unsupported archive format {suffix} for {path} (expected {expected})"
+            )
+        return [path]
+    if not paths.is_dir(path):
         raise ArchiveError(f"archive not found: {path}")
-    if target.is_dir():
-        files = sorted(p for p in target.rglob("*") if _supported(p))
-        if not files:
-            raise ArchiveError(f"no supported archive files ({expected}) in directory {path}")
-        return files
-    if target.suffix.lower() not in SUPPORTED_SUFFIXES:
-        suffix = target.suffix or "(none)"
-        raise ArchiveError(f"unsupported archive format {suffix} for {path} (expected {expected})")
-    return [target]
+    files = [p for p in paths.list_files(path, recursive=True) if _supported(p)]
+    if not files:
+        raise ArchiveError(f"no supported archive files ({expected}) in directory {path}")
+    return files
 
 
 def input_sources(path: str) -> list[str]:
@@ -92,10 +93,10 @@ def has_rows(path: str) -> bool:
     return any(batch.rows_read for batch in read_archive(path, batch_rows=1))
 
 
-def _rows(files: list[Path], batch_rows: int) -> Iterator[RowResult]:
+def _rows(files: list[str], batch_rows: int) -> Iterator[RowResult]:
     validator = RowValidator()
     for path in files:
-        suffix = path.suffix.lower()
+        suffix = paths.suffix(path).lower()
         if suffix in JSONL_SUFFIXES:
             yield from iter_jsonl(path, validator)
         elif suffix in PARQUET_SUFFIXES:
@@ -126,7 +127,7 @@ def read_archive(path: str, batch_rows: int = 50_000) -> Iterator[ArchiveBatch]:
     return _batches(files, batch_rows)
 
 
-def _batches(files: list[Path], batch_rows: int) -> Iterator[ArchiveBatch]:
+def _batches(files: list[str], batch_rows: int) -> Iterator[ArchiveBatch]:
     messages: list[Message] = []
     quarantine: list[QuarantineRow] = []
     for result in _rows(files, batch_rows):

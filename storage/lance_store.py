@@ -17,9 +17,9 @@ from typing import Any
 
 import lancedb
 import pyarrow as pa
-import pyarrow.dataset as pads
 from lancedb.index import FTS, BTree
 
+from arborwiki.storage import paths
 from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
 
 
@@ -43,15 +43,18 @@ def _quarantine_scope(sources: Sequence[str], users: Sequence[str]) -> str | Non
 
 
 class LanceStore:
-    """A directory of Lance tables; open it inside the process that uses it."""
+    """A directory (or `s3://`/`gs://`/`az://` prefix) of Lance tables; open it inside the
+    process that uses it."""
 
     def __init__(self, path: str | Path, refresh_seconds: float = 5.0, create: bool = True) -> None:
-        self.path = Path(path)
-        if not create and not self.path.is_dir():
+        self.path = str(path)
+        if not create and not paths.is_dir(self.path):
             raise FileNotFoundError(f"no store at {self.path}: build it first")
-        self.path.mkdir(parents=True, exist_ok=True)
+        paths.makedirs(self.path)
         self._db = lancedb.connect(
-            str(self.path), read_consistency_interval=timedelta(seconds=refresh_seconds)
+            self.path,
+            read_consistency_interval=timedelta(seconds=refresh_seconds),
+            storage_options=paths.lance_storage_options(self.path) or None,
         )
         self._tables: dict[str, Any] = {}
 
@@ -97,7 +100,7 @@ class LanceStore:
 
     def commit_run(
         self,
-        staged: dict[str, list[Path]],
+        staged: dict[str, list[str]],
         users: Sequence[str],
         dim: int,
         quarantine_sources: Sequence[str] = (),
@@ -119,7 +122,7 @@ class LanceStore:
             if not files and not (name in USER_TABLES and users) and not replace_where:
                 continue
             reader = (
-                pads.dataset(files, format="parquet", schema=schema).scanner().to_reader()
+                paths.parquet_dataset(files, schema=schema).scanner().to_reader()
                 if files
                 else pa.RecordBatchReader.from_batches(schema, [])
             )

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.dataset as ds
 
 from arborwiki.core.records import Message, QuarantineRow
+from arborwiki.storage import paths
 from arborwiki.storage.readers_locomo import load_locomo_json, sample_turns
 from arborwiki.storage.readers_rows import ArchiveError, RowValidator, input_identity
 
@@ -22,15 +22,15 @@ RowResult = Message | QuarantineRow
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
-def iter_jsonl(path: Path, validator: RowValidator) -> Iterator[RowResult]:
+def iter_jsonl(path: str, validator: RowValidator) -> Iterator[RowResult]:
     """One message per non-blank line; location is 'name.jsonl:LINE' (1-based)."""
     source = input_identity(path)
     validator.start_file()
-    with path.open("rb") as handle:
+    with paths.open_input(path) as handle:
         for line_number, line_bytes in enumerate(handle, start=1):
             if line_number == 1 and line_bytes.startswith(UTF8_BOM):
                 line_bytes = line_bytes[len(UTF8_BOM) :]
-            location = f"{path.name}:{line_number}"
+            location = f"{paths.name(path)}:{line_number}"
             stripped = line_bytes.rstrip(b"\r\n")
             if not stripped.strip():
                 continue
@@ -48,28 +48,30 @@ def iter_jsonl(path: Path, validator: RowValidator) -> Iterator[RowResult]:
             yield validator.validate(row, source, location, line)
 
 
-def iter_parquet(path: Path, validator: RowValidator, batch_rows: int) -> Iterator[RowResult]:
+def iter_parquet(path: str, validator: RowValidator, batch_rows: int) -> Iterator[RowResult]:
     """Streams record batches; location is 'name.parquet:ROW' (0-based row in the file)."""
     source = input_identity(path)
     validator.start_file()
     try:
-        batches = ds.dataset(str(path), format="parquet").to_batches(batch_size=batch_rows)
+        fs, inner = paths.resolve(path)
+        dataset = ds.dataset(inner, format="parquet", filesystem=fs)
+        batches = dataset.to_batches(batch_size=batch_rows)
         row_number = 0
         for batch in batches:
             for row in batch.to_pylist():
-                yield validator.validate(row, source, f"{path.name}:{row_number}")
+                yield validator.validate(row, source, f"{paths.name(path)}:{row_number}")
                 row_number += 1
     except (pa.ArrowException, OSError) as err:
         first_line = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ArchiveError(f"{path}: cannot read Parquet ({first_line})") from err
 
 
-def iter_locomo(path: Path, validator: RowValidator) -> Iterator[RowResult]:
+def iter_locomo(path: str, validator: RowValidator) -> Iterator[RowResult]:
     """One row per turn; location is 'name.json:SAMPLE:session_N:turn_K' (0-based turn)."""
     source = input_identity(path)
     validator.start_file()
     for sample in load_locomo_json(path):
-        for turn in sample_turns(sample, path.name):
+        for turn in sample_turns(sample, paths.name(path)):
             if turn.message is None:
                 reason = turn.error or "invalid turn"
                 yield validator.quarantine(reason, source, turn.location, turn.raw, turn.sample_id)

@@ -23,6 +23,7 @@ from typing import Any
 
 from arborwiki.core.evaluation.gold import QA, split_gold
 from arborwiki.core.records import TIME_EXTRA_KEY, TIME_UNKNOWN, Message
+from arborwiki.storage import paths
 from arborwiki.storage.readers_rows import ArchiveError, RowError, unencodable_field
 
 SESSION_KEY = re.compile(r"^session_(\d+)$")
@@ -51,7 +52,7 @@ def is_locomo(data: Any) -> bool:
 def load_locomo_json(path: str | Path) -> list[dict[str, Any]]:
     """Parse and check the file shape; a `.json` that is not LoCoMo is an ArchiveError."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(paths.read_bytes(str(path)).decode("utf-8"))
     except json.JSONDecodeError as err:
         where = f"line {err.lineno} column {err.colno}"
         raise ArchiveError(
@@ -159,7 +160,7 @@ def sample_turns(sample: dict[str, Any], file_name: str = "") -> Iterator[Locomo
 
 def sample_messages(sample: dict[str, Any], source: str = "") -> list[Message]:
     """The well-formed turns of one sample (bad ones are skipped; the archive quarantines them)."""
-    return [t.message for t in sample_turns(sample, Path(source).name) if t.message is not None]
+    return [t.message for t in sample_turns(sample, paths.name(source)) if t.message is not None]
 
 
 def read_locomo(path: str) -> list[Message]:
