@@ -59,8 +59,9 @@ def _local(path: str) -> str:
 
 
 @cache
-def _filesystem(scheme: str, netloc: str) -> pafs.FileSystem:
-    """One filesystem per bucket and process (credentials read once, from the environment)."""
+def _filesystem(scheme: str, netloc: str, settings: tuple[tuple[str, str], ...]) -> pafs.FileSystem:
+    """One filesystem per bucket and object-store settings (the environment's, which pyarrow
+    reads itself: a changed endpoint or key gets a new filesystem, not a stale one)."""
     with _lock:
         fs, _ = pafs.FileSystem.from_uri(f"{scheme}://{netloc}/")
     return fs
@@ -70,7 +71,8 @@ def resolve(path: str) -> tuple[pafs.FileSystem, str]:
     """(filesystem, path inside it): the pair every pyarrow call takes."""
     if is_uri(path):
         parts = urlsplit(str(path))
-        fs = _filesystem(parts.scheme, parts.netloc)
+        settings = tuple(sorted(object_store_env().items()))
+        fs = _filesystem(parts.scheme, parts.netloc, settings)
         return fs, f"{parts.netloc}{parts.path}".rstrip("/")
     return pafs.LocalFileSystem(), os.path.abspath(_local(path))
 
