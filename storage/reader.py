@@ -33,7 +33,6 @@ from arborwiki.storage.tables import MESSAGE_REF_COLUMNS as MESSAGE_COLUMNS
 
 to_record = row_to_record  # the one row → record conversion (core.schema)
 R = TypeVar("R")
-CACHED_TABLES = ("trajectories", "claims", "messages")  # what a question looks up by id
 
 
 def to_message_ref(row: dict[str, Any]) -> MessageRef:
