@@ -67,6 +67,11 @@ class Timeline:
     def end(self, stage: str) -> None:
         self.spans.setdefault(stage, [time.perf_counter(), 0.0])[1] = time.perf_counter()
 
+    def add(self, stage: str, seconds: float) -> None:
+        """A stage timed elsewhere (a span ending now), e.g. the parts of a store commit."""
+        now = time.perf_counter()
+        self.spans[stage] = [now - seconds, now]
+
     def seconds(self) -> dict[str, float]:
         return {k: round(max(0.0, b - a), 3) for k, (a, b) in self.spans.items()}
 

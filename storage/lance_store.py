@@ -68,6 +68,8 @@ class LanceStore:
             str(self.path), read_consistency_interval=timedelta(seconds=refresh_seconds)
         )
         self._tables: dict[str, Any] = {}
+        self.commit_seconds: dict[str, float] = {}
+        """Wall seconds of the last `commit_run`'s parts (upsert, index, compact)."""
         self._rows_removed: set[str] = set()
         """Tables whose rows were updated or deleted here since their full-text index was
         built: an incremental update would keep the removed rows' BM25 statistics."""
@@ -175,6 +177,7 @@ class LanceStore:
         `replace_quarantine=False` (a nightly run, which reads only new lines) only adds.
         """
         versions: dict[str, int] = {}
+        started = time.perf_counter()
         for name in (*USER_TABLES, "quarantine"):
             files = [str(p) for p in staged.get(name, [])]
             schema = schema_for(name, dim)
@@ -194,9 +197,16 @@ class LanceStore:
             versions[name] = self.upsert(
                 name, reader, dim, replace_users=replace, replace_where=replace_where
             )
+        upserted = time.perf_counter()
         self.build_indexes()
+        indexed = time.perf_counter()
         for name in versions:
             self.compact(name)  # indexes are remapped to the compacted rows
+        self.commit_seconds = {
+            "upsert": upserted - started,
+            "index": indexed - upserted,
+            "compact": time.perf_counter() - indexed,
+        }
         return {name: int(self.table(name).version) for name in versions}
 
     def compact(self, name: str, purge: bool = False) -> None:
