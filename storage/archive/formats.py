@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
+from arborwiki.storage import paths
 from arborwiki.storage.archive.jsonl import is_message_rows, iter_json_rows, iter_jsonl
 from arborwiki.storage.archive.locomo import is_locomo, iter_locomo
 from arborwiki.storage.archive.parquet import iter_parquet
 from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, load_json
 
-ReadRows = Callable[[Path, RowValidator, int], Iterator[RowResult]]
+ReadRows = Callable[[str, RowValidator, int], Iterator[RowResult]]
 
 
 @dataclass(frozen=True)
@@ -51,13 +51,13 @@ def check_format_name(fmt: str | None) -> None:
         raise ArchiveError(f"unknown archive format {fmt!r} (expected {', '.join(FORMATS)})")
 
 
-def format_of(path: Path, fmt: str | None = None) -> ArchiveFormat:
+def format_of(path: str, fmt: str | None = None) -> ArchiveFormat:
     """The named format, else the only one claiming the suffix, else the one whose content
     check the file passes; none: a one-line ArchiveError naming the choices."""
     check_format_name(fmt)
     if fmt is not None:
         return FORMATS[fmt]
-    suffix = path.suffix.lower()
+    suffix = paths.suffix(path).lower()
     claimants = [f for f in FORMATS.values() if suffix in f.suffixes]
     if len(claimants) == 1:
         return claimants[0]
