@@ -40,6 +40,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "build_throughput.md"
 MESSAGES_PER_USER = 200
 TURNS_PER_SESSION = 8
 SAMPLE_EVERY_S = 0.2
+CPUS = 2  # the CPU default (`ray.num_cpus`) the builds run with
 _SUMMARY_FIELD = re.compile(r"(\w+)=([0-9.]+)")
 _TOKEN = r"[a-z0-9']+"
 
@@ -83,11 +84,32 @@ def raw_scan(path: Path) -> tuple[int, float]:
 
 
 # ---- one build through the CLI ------------------------------------------------------------
+PROCESS_KINDS = ("driver", "workers", "ray system")
+
+
 @dataclass
 class Peaks:
     driver_mb: float = 0.0
     worker_mb: float = 0.0
     cpu_s: dict[int, float] = field(default_factory=dict)  # pid → CPU seconds seen last
+    kind: dict[int, str] = field(default_factory=dict)  # pid → one of PROCESS_KINDS
+    driver_rss: list[tuple[float, float]] = field(default_factory=list)  # (s, MB) samples
+
+    def cpu_by_kind(self) -> dict[str, float]:
+        out = dict.fromkeys(PROCESS_KINDS, 0.0)
+        for pid, seconds in self.cpu_s.items():
+            out[self.kind.get(pid, "ray system")] += seconds
+        return out
+
+
+def _kind(proc: Any, driver_pid: int) -> str:
+    """Driver, a Ray worker (runs our tasks), or Ray's own processes (raylet, GCS, agents)."""
+    if proc.pid == driver_pid:
+        return "driver"
+    name = proc.name()
+    if name.startswith("ray::") or "default_worker" in " ".join(proc.cmdline()):
+        return "workers"
+    return "ray system"
 
 
 def _sample_rss(pid: int, peaks: Peaks, stop: threading.Event) -> None:
@@ -98,13 +120,18 @@ def _sample_rss(pid: int, peaks: Peaks, stop: threading.Event) -> None:
         driver = psutil.Process(pid)
     except psutil.NoSuchProcess:
         return
+    started = time.perf_counter()
     while not stop.is_set():
         try:
-            peaks.driver_mb = max(peaks.driver_mb, driver.memory_info().rss / 2**20)
+            rss = driver.memory_info().rss / 2**20
+            peaks.driver_mb = max(peaks.driver_mb, rss)
+            peaks.driver_rss.append((round(time.perf_counter() - started, 1), round(rss)))
             for proc in [driver, *driver.children(recursive=True)]:
                 try:
                     times = proc.cpu_times()
                     peaks.cpu_s[proc.pid] = times.user + times.system
+                    if proc.pid not in peaks.kind:
+                        peaks.kind[proc.pid] = _kind(proc, pid)
                 except (psutil.NoSuchProcess, psutil.AccessDenied):
                     continue
             for child in driver.children(recursive=True):
@@ -136,7 +163,10 @@ def parse_summary(text: str) -> dict[str, float]:
                 data = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            return {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
+            out = {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
+            for stage, seconds in (data.get("stage_seconds") or {}).items():
+                out[f"stage:{stage}"] = float(seconds)
+            return out
         if "messages=" in line:
             out = {k: float(v) for k, v in _SUMMARY_FIELD.findall(line)}
             out["committed"] = float("(committed)" in line)
@@ -157,6 +187,8 @@ class BuildRun:
     work_mb: float
     cpu_s: float = 0.0  # CPU seconds of the driver and every process under it (sampled)
     raw_rate: float = 0.0
+    cpu_by_kind: dict[str, float] = field(default_factory=dict)  # driver / workers / ray system
+    load: float = 0.0  # 1-minute load average when the build ended (neighbours' work)
 
     @property
     def rate(self) -> float:
@@ -168,7 +200,7 @@ def run_cli_build(
 ) -> BuildRun:
     """`arborwiki build` in a subprocess, timed wall-clock, RSS sampled while it runs."""
     cmd = [sys.executable, "-m", "arborwiki.jobs.cli", "build", "-i", str(archive)]
-    cmd += ["-s", str(store)]
+    cmd += ["-s", str(store), "--json"]
     for item in overrides:
         cmd += ["--set", item]
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONUNBUFFERED="1")
@@ -196,6 +228,8 @@ def run_cli_build(
         store_mb=_dir_mb(store) - _dir_mb(store / "_work"),
         work_mb=_dir_mb(store / "_work"),
         cpu_s=sum(peaks.cpu_s.values()),
+        cpu_by_kind=peaks.cpu_by_kind(),
+        load=os.getloadavg()[0],
     )
 
 
@@ -334,6 +368,33 @@ def build_table(runs: list[BuildRun]) -> list[str]:
     return lines
 
 
+def time_table(runs: list[BuildRun]) -> list[str]:
+    """Where each build's time goes: CPU seconds per kind of process (sampled with psutil)
+    and the driver's stage timeline (wall seconds, `BuildSummary.stage_seconds`). "workers
+    busy" is the workers' CPU over (CPUs × wall of read + compile): idle CPUs, an unbalanced
+    tail and the neighbours' load all lower it."""
+    stages = sorted({k for r in runs for k in r.summary if k.startswith("stage:")})
+    names = [k.removeprefix("stage:") for k in stages]
+    lines = [
+        "| run | load | "
+        + " | ".join(f"{k} CPU s" for k in PROCESS_KINDS)
+        + " | "
+        + " | ".join(f"{n} s" for n in names)
+        + " | workers busy |",
+        "|" + "---|" * (3 + len(PROCESS_KINDS) + len(names)),
+    ]
+    for r in runs:
+        kinds = " | ".join(f"{r.cpu_by_kind.get(k, 0.0):.1f}" for k in PROCESS_KINDS)
+        cells = " | ".join(f"{r.summary[k]:.1f}" if k in r.summary else "" for k in stages)
+        parallel = r.summary.get("stage:read", 0.0) + r.summary.get("stage:compile", 0.0)
+        busy = r.cpu_by_kind.get("workers", 0.0) / (CPUS * parallel) if parallel else 0.0
+        lines.append(
+            f"| {r.label} | {r.load:.1f} | {kinds} | {cells} | "
+            f"{f'{100 * busy:.0f} %' if parallel else ''} |"
+        )
+    return lines
+
+
 def scaling_table(rows: list[dict[str, float]]) -> list[str]:
     head = "| messages | snapshots | trajectories | claims | wall s | CPU s | CPU ms/message "
     head += "| × of smallest "
@@ -399,7 +460,7 @@ def main() -> None:
         sizes += [1_000_000] if args.million else []
         for n in sizes:
             runs += bench_size(n, work, args.seed, args.set)
-            print("\n".join(build_table(runs)), flush=True)
+            print("\n".join(build_table(runs) + [""] + time_table(runs)), flush=True)
     shard = shard_stages(args.shard, args.seed) if args.shard else None  # first: cold caches
     scaling = per_user_scaling([int(s) for s in args.per_user_sizes.split(",") if s], args.seed)
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -410,6 +471,10 @@ def main() -> None:
         f"`{command}` — {machine()}, Python {platform.python_version()}",
         "",
         *build_table(runs),
+        "",
+        "Where the time goes (CPU s per kind of process; stage wall s on the driver's clock):",
+        "",
+        *time_table(runs),
     ]
     if scaling:
         lines += [

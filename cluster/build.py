@@ -336,7 +336,9 @@ def compile_and_commit(
 
     if not paths.exists(committed_marker) or failures:
         timeline.start("commit")
-        _commit(store_dir, cfg, part, shard_dirs, failures, scope)
+        parts = _commit(store_dir, cfg, part, shard_dirs, failures, scope)
+        for name, seconds in parts.items():
+            timeline.add(f"commit:{name}", seconds)
         store = LanceStore(store_dir)
         store.record_failures([f.row(run_key) for f in failures])
         timeline.end("commit")
@@ -359,7 +361,9 @@ def compile_and_commit(
                 | {"failed_users": summary.failed_users, "seconds": seconds},
             }
         )
+        timeline.start("retention")
         apply_retention(store, cfg.store.keep_runs, cfg.store.retention_hours)
+        timeline.end("retention")
         if not failures:
             paths.write_text(committed_marker, json.dumps(store.versions(), sort_keys=True))
             _remove_superseded(work, set(shard_dirs.values()), committed_marker)
@@ -415,21 +419,24 @@ def _commit(
     shard_dirs: dict[int, str],
     failures: list[UserFailure],
     scope: CommitScope,
-) -> None:
+) -> dict[str, float]:
     """One upsert per table; failed users' earlier memory is left as it was; the quarantine
-    rows of the run's input files are replaced by this run's (a nightly run only adds)."""
+    rows of the run's input files are replaced by this run's (a nightly run only adds).
+    Returns the commit's wall seconds by part (upsert, index, compact)."""
     staged = {name: _staged(shard_dirs, f"{name}.parquet") for name in USER_TABLES}
     staged["quarantine"] = list(part.quarantine_files) + _staged(shard_dirs, "quarantine.parquet")
     failed = {f.user_id for f in failures}
     users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
     dim = embedder_for(cfg.embed).dim
-    LanceStore(store_dir).commit_run(
+    store = LanceStore(store_dir)
+    store.commit_run(
         staged,
         users,
         dim,
         quarantine_sources=scope.quarantine_sources,
         replace_quarantine=scope.replace_quarantine,
     )
+    return store.commit_seconds
 
 
 def _staged(shard_dirs: dict[int, str], file_name: str) -> list[str]:

@@ -28,6 +28,7 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.records import Window
+from arborwiki.storage import paths
 
 ACTOR_QUEUE = 2
 """Batches queued per extraction actor: the next batch is there when one finishes."""
@@ -68,6 +69,11 @@ class Timeline:
     def end(self, stage: str) -> None:
         self.spans.setdefault(stage, [time.perf_counter(), 0.0])[1] = time.perf_counter()
 
+    def add(self, stage: str, seconds: float) -> None:
+        """A stage timed elsewhere (a span ending now), e.g. the parts of a store commit."""
+        now = time.perf_counter()
+        self.spans[stage] = [now - seconds, now]
+
     def seconds(self) -> dict[str, float]:
         return {k: round(max(0.0, b - a), 3) for k, (a, b) in self.spans.items()}
 
@@ -90,6 +96,14 @@ class LiveWork:
         self.actors.clear()
 
 
+def largest_first(todo: dict[int, ShardJob]) -> list[int]:
+    """Shards by input bytes, largest first. Ray starts tasks in submission order, so the
+    long shards start first and short ones fill the CPUs at the end (longest-processing-
+    time order), instead of a large shard starting last and running alone."""
+    size = {s: sum(paths.size_and_mtime(p)[0] for p in job.parts) for s, job in todo.items()}
+    return sorted(todo, key=lambda s: (-size[s], s))
+
+
 def fused_shards(
     todo: dict[int, ShardJob],
     cfg: Config,
@@ -102,7 +116,7 @@ def fused_shards(
     store = store_task_options(store_dir, cfg.extract.cache_dir or "")
     task = ray.remote(**CompileStage.resources, max_retries=2, **store)(run_compile)
     timeline.start("compile")
-    pending = {task.remote(cfg, store_dir, job): s for s, job in todo.items()}
+    pending = {task.remote(cfg, store_dir, todo[s]): s for s in largest_first(todo)}
     live.refs.update(pending)
     results: dict[int, ShardResult] = {}
     while pending:
@@ -175,8 +189,8 @@ def staged_shards(
             ref = actor.process_batch.remote([(k, w) for k, w, _ in batch])
             submit("extract", ref, (actor, [s for _, _, s in batch]))
 
-    for shard, job in todo.items():
-        submit("windows", windows_task.remote(cfg, store_dir, job), shard)
+    for shard in largest_first(todo):
+        submit("windows", windows_task.remote(cfg, store_dir, todo[shard]), shard)
     while pending:
         [ready], _ = ray.wait(list(pending), num_returns=1)
         kind, info = pending.pop(ready)

@@ -27,7 +27,12 @@ class RayConfig(Section):
         "'auto': join the cluster `ray start` runs here; 'host:port': join that one",
     )
     num_cpus: int = Field(2, ge=1, description="CPUs for a local Ray started by the job")
-    num_shards: int = Field(8, ge=1, description="user shards; each is one Ray task")
+    num_shards: int = Field(
+        16,
+        ge=1,
+        description="user shards; each is one Ray task (run largest first: 8 per CPU keeps "
+        "both CPUs busy to the end and bounds a task's memory)",
+    )
     namespace: str = Field("arborwiki", description="Ray namespace for named actors")
     actor_name: str = Field("arborwiki-query", description="name of the query actor")
     query_replicas: int = Field(1, ge=1, description="query actor replicas")

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
@@ -40,6 +42,8 @@ Backend = Literal["static", "transformer", "auto"]
 # Texts per torch forward pass at most: attention memory grows with batch × length², and a
 # batch of 1024 texts of 256 word pieces needs ~3 GB per layer on CPU.
 TRANSFORMER_MAX_BATCH = 128
+# Distinct words whose word pieces a static embedder keeps (~100 bytes each).
+WORD_CACHE_SIZE = 200_000
 
 
 class Embedder(Protocol):
@@ -48,6 +52,74 @@ class Embedder(Protocol):
     def embed(self, texts: list[str]) -> np.ndarray:
         """Return a float32 array (len(texts), dim) of unit-length rows."""
         ...
+
+
+_PLAIN_ASCII = re.compile(r"[ -~\t\n\r]*")
+"""Printable ASCII and the three whitespace controls: text the BERT normalizer only
+lowercases (no control character to drop, no accent, no CJK character to space out)."""
+_BERT_WORD = re.compile(r"[a-z0-9]+|[^a-z0-9 \t\n\r]")
+"""BertPreTokenizer on such text: runs of letters and digits; every other printable ASCII
+character is punctuation, a word of its own; whitespace separates."""
+
+
+class WordPieceCache:
+    """`StaticModel.tokenize` with the word pieces of each word cached (identical ids).
+
+    Tokenising was ~85 % of embedding time, most of it re-splitting the same few thousand
+    words. WordPiece works word by word, so for plain-ASCII text the pieces of a text are
+    the cached pieces of its words, cut at the tokenizer's truncation length; any other
+    text (non-ASCII, control characters, the literal text of an added token such as
+    `[UNK]`) goes through the tokenizer itself. `tests/core/test_embedding_tokens.py` checks
+    the ids equal the tokenizer's on fuzzed and real text.
+    """
+
+    def __init__(self, tokenizer: Any, unk_token_id: int | None) -> None:
+        self._tokenizer = tokenizer
+        self._unk = unk_token_id
+        self._added = [t.content for t in tokenizer.get_added_tokens_decoder().values()]
+        self._pieces: dict[str, list[int]] = {}
+
+    def _plain(self, text: str) -> bool:
+        return (
+            text.isascii()
+            and _PLAIN_ASCII.fullmatch(text) is not None
+            and not any(token in text for token in self._added)
+        )
+
+    def _word(self, word: str) -> list[int]:
+        pieces = self._pieces.get(word)
+        if pieces is None:
+            if len(self._pieces) >= WORD_CACHE_SIZE:
+                self._pieces.clear()  # bounded: ids, hashes and typos keep coming
+            pieces = self._tokenizer.encode(word, add_special_tokens=False).ids
+            self._pieces[word] = pieces
+        return pieces
+
+    def __call__(self, sentences: Sequence[str]) -> list[list[int]]:
+        truncation = self._tokenizer.truncation
+        limit = truncation["max_length"] if truncation else None
+        out: list[list[int] | None] = []
+        slow: list[int] = []
+        for i, text in enumerate(sentences):
+            if not self._plain(text):
+                slow.append(i)
+                out.append(None)
+                continue
+            ids: list[int] = []
+            for word in _BERT_WORD.findall(text.lower()):
+                ids.extend(self._word(word))
+                if limit is not None and len(ids) >= limit:
+                    break
+            out.append(ids[:limit] if limit is not None else ids)
+        if slow:
+            encoded = self._tokenizer.encode_batch_fast(
+                [sentences[i] for i in slow], add_special_tokens=False
+            )
+            for i, encoding in zip(slow, encoded, strict=True):
+                out[i] = encoding.ids
+        if self._unk is None:
+            return out  # type: ignore[return-value]
+        return [[t for t in ids if t != self._unk] for ids in out]  # type: ignore[union-attr]
 
 
 class StaticEmbedder:
@@ -60,6 +132,7 @@ class StaticEmbedder:
         if not (path / "model.safetensors").exists():
             raise FileNotFoundError(f"no static embedding model at {path}")
         self._model = StaticModel.from_pretrained(str(path))
+        self._model.tokenize = WordPieceCache(self._model.tokenizer, self._model.unk_token_id)
         self._batch_size = batch_size
         self.dim = int(self._model.dim)
 

@@ -20,9 +20,11 @@ to write to Lance); stages that need typed records convert back with `table_to_m
 
 from __future__ import annotations
 
+import functools
 import json
 import types
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
@@ -127,19 +129,35 @@ def encode_json(value: dict[str, Any]) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+@dataclass(frozen=True)
+class RowPlan:
+    """How a record class becomes a row, worked out once per class (not per record: the
+    annotation walk cost more than the dump itself at a build's million rows)."""
+
+    nested: dict[str, tuple[str, str]]  # field → (column, id field of the nested record)
+    exclude: frozenset[str]
+    json_fields: tuple[str, ...]
+
+
+@functools.cache
+def row_plan(cls: type[BaseModel]) -> RowPlan:
+    nested: dict[str, tuple[str, str]] = {}
+    for name, info in cls.model_fields.items():
+        model = _nested_record(_unwrap_optional(info.annotation)[0])
+        if model is not None:
+            nested[name] = (column_name(name, info.annotation), next(iter(model.model_fields)))
+    json_fields = tuple(n for n, f in cls.model_fields.items() if is_json_field(f.annotation))
+    return RowPlan(nested, frozenset(nested), json_fields)
+
+
 def record_row(record: BaseModel) -> dict[str, Any]:
     """A record as a row of its table: dicts → JSON, nested records → their ids."""
-    fields = type(record).model_fields
-    nested = {n: _nested_record(_unwrap_optional(f.annotation)[0]) for n, f in fields.items()}
-    nested = {n: m for n, m in nested.items() if m is not None}
-    row = record.model_dump(exclude=set(nested))
-    for name, model in nested.items():
-        id_field = next(iter(model.model_fields))
-        row[column_name(name, fields[name].annotation)] = [
-            getattr(item, id_field) for item in getattr(record, name)
-        ]
-    for name, info in fields.items():
-        if is_json_field(info.annotation) and row[name] is not None:
+    plan = row_plan(type(record))
+    row = record.model_dump(exclude=set(plan.exclude))
+    for name, (column, id_field) in plan.nested.items():
+        row[column] = [getattr(item, id_field) for item in getattr(record, name)]
+    for name in plan.json_fields:
+        if row[name] is not None:
             row[name] = encode_json(row[name])
     return row
 

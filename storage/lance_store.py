@@ -74,6 +74,8 @@ class LanceStore:
             storage_options=paths.lance_storage_options(self.path) or None,
         )
         self._tables: dict[str, Any] = {}
+        self.commit_seconds: dict[str, float] = {}
+        """Wall seconds of the last `commit_run`'s parts (upsert, index, compact)."""
         self._rows_removed: set[str] = set()
         """Tables whose rows were updated or deleted here since their full-text index was
         built: an incremental update would keep the removed rows' BM25 statistics."""
@@ -158,6 +160,20 @@ class LanceStore:
             self._rows_removed.add(name)
         return int(table.version)
 
+    def replace_users(
+        self, name: str, data: pa.RecordBatchReader, dim: int, users: Sequence[str]
+    ) -> int:
+        """Every row of `users` replaced by `data` (which holds only their rows): theirs
+        deleted, then `data` appended as it streams. The stored rows equal an upsert's
+        keyed on the table key with `replace_users`, but nothing is joined, so the
+        driver's memory does not grow with the archive (an upsert held the whole source:
+        +500 MB at 100K messages, +780 MB at 300K)."""
+        table = self._ensure(name, dim)
+        if users and table.count_rows() > 0:
+            self.delete(name, sql_in("user_id", users))
+        table.add(data)
+        return int(table.version)
+
     def delete(self, name: str, where: str) -> int:
         """Delete the rows matching `where`; returns how many went."""
         if not self.has(name):
@@ -175,7 +191,8 @@ class LanceStore:
         quarantine_sources: Sequence[str] = (),
         replace_quarantine: bool = True,
     ) -> dict[str, int]:
-        """Commit staged Parquet files: one upsert (one version) per table, then indexes.
+        """Commit staged Parquet files: the rebuilt users' rows of each table replaced
+        (`replace_users`), the quarantine upserted, then indexes.
 
         Quarantine rows belong to the input they were read from: a stored row whose
         `source` is one of `quarantine_sources` (the canonical identities of this run's
@@ -184,6 +201,7 @@ class LanceStore:
         `replace_quarantine=False` (a nightly run, which reads only new lines) only adds.
         """
         versions: dict[str, int] = {}
+        started = time.perf_counter()
         for name in (*USER_TABLES, "quarantine"):
             files = [str(p) for p in staged.get(name, [])]
             schema = schema_for(name, dim)
@@ -195,17 +213,26 @@ class LanceStore:
             if not files and not (name in USER_TABLES and users) and not replace_where:
                 continue
             reader = (
-                paths.parquet_dataset(files, schema=schema).scanner().to_reader()
+                paths.parquet_dataset(files, schema=schema)
+                .scanner(batch_readahead=1, fragment_readahead=1)
+                .to_reader()
                 if files
                 else pa.RecordBatchReader.from_batches(schema, [])
             )
-            replace = users if name in USER_TABLES else ()
-            versions[name] = self.upsert(
-                name, reader, dim, replace_users=replace, replace_where=replace_where
-            )
+            if name in USER_TABLES:
+                versions[name] = self.replace_users(name, reader, dim, users)
+            else:
+                versions[name] = self.upsert(name, reader, dim, replace_where=replace_where)
+        upserted = time.perf_counter()
         self.build_indexes()
+        indexed = time.perf_counter()
         for name in versions:
             self.compact(name)  # indexes are remapped to the compacted rows
+        self.commit_seconds = {
+            "upsert": upserted - started,
+            "index": indexed - upserted,
+            "compact": time.perf_counter() - indexed,
+        }
         return {name: int(self.table(name).version) for name in versions}
 
     def compact(self, name: str, purge: bool = False) -> None:
