@@ -129,7 +129,7 @@ class BuildSummary:
         return (
             f"users={self.users} messages={self.messages} snapshots={self.snapshots} "
             f"claims={self.claims} trajectories={self.trajectories} pages={self.pages} "
-            f"({kinds}; entity shards {self.page_kinds.get('shards', 0)}) "
+            f"({kinds}; entity subpages {self.page_kinds.get('subpages', 0)}) "
             f"quarantined={self.quarantined} rows_read={self.rows_read} "
             f"failed_users={len(self.failed_users)} "
             f"shards_built={self.shards_built} shards_skipped={self.shards_skipped} "

@@ -7,6 +7,7 @@ e.g. `attach.judge_threshold=0.4` (what the CLI's `--set` does).
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any, Literal
 
@@ -220,10 +221,12 @@ class WikiConfig(Section):
     """SPEC §5."""
 
     entity_split_threshold: int = Field(6, description="split entity pages linking > this")
-    shard_size: int = Field(4, ge=1, description="target trajectories per entity shard")
+    subpage_size: int = Field(
+        4, ge=1, description="target trajectories per subpage of a split entity page"
+    )
     min_entity_mentions: int = Field(2, ge=1, description="snapshots naming an entity for a page")
-    seed: int = Field(0, description="k-means seed, for deterministic shards")
-    kmeans_n_init: int = Field(4, ge=1, description="k-means restarts (fixed: same shards)")
+    seed: int = Field(0, description="k-means seed, for deterministic subpages")
+    kmeans_n_init: int = Field(4, ge=1, description="k-means restarts (fixed: same subpages)")
     topic_keywords: int = Field(
         2, ge=1, description="trajectories whose first this-many keywords agree share a topic"
     )
@@ -418,6 +421,31 @@ class Config(Section):
     store: StoreConfig = Field(default_factory=StoreConfig)
 
 
+RENAMED_KEYS = {"wiki.shard_size": "wiki.subpage_size"}  # old → new ("shard": the Ray user shard)
+
+
+def _renamed(key: str) -> str:
+    """The current name of a dotted key; an old name still works, with a FutureWarning."""
+    new = RENAMED_KEYS.get(key)
+    if new is None:
+        return key
+    warnings.warn(f"{key} is deprecated: use {new}", FutureWarning, stacklevel=3)
+    return new
+
+
+def _rename_old_keys(data: dict[str, Any]) -> None:
+    """Move a YAML file's old keys to their new names (both names in one file: an error)."""
+    for old, new in RENAMED_KEYS.items():
+        section, old_leaf = old.split(".")
+        new_leaf = new.split(".")[1]
+        node = data.get(section)
+        if isinstance(node, dict) and old_leaf in node:
+            if new_leaf in node:
+                raise ValueError(f"{old} is the old name of {new}: give one")
+            _renamed(old)
+            node[new_leaf] = node.pop(old_leaf)
+
+
 def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
     *path, leaf = key.split(".")
     node = data
@@ -434,9 +462,10 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         if not source.exists():
             raise FileNotFoundError(f"config file not found: {source}")
         data = yaml.safe_load(source.read_text()) or {}
+        _rename_old_keys(data)
     for item in overrides or []:
         if "=" not in item:
             raise ValueError(f"override must look like section.key=value, got {item!r}")
         key, raw = item.split("=", 1)
-        _set_dotted(data, key.strip(), yaml.safe_load(raw))
+        _set_dotted(data, _renamed(key.strip()), yaml.safe_load(raw))
     return Config.model_validate(data)

@@ -227,8 +227,10 @@ class WikiPage(Record):
     links: list[str] = Field(default_factory=list, description="page ids this page links to")
     items: list[str] = Field(default_factory=list, description="inventory items or entity names")
     parent_page_id: str | None = None
-    shard_index: int = 0
-    shard_count: int = 1
+    # A subpage's number among its split parent's subpages (the Ray user shard is another
+    # thing): the columns keep their first name so existing stores keep reading.
+    shard_index: int = Field(0, description="0-based number of this subpage of a split page")
+    shard_count: int = Field(1, description="subpages of the split page; 1: not split")
     vector: list[float] | None = None
 
 

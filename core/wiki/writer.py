@@ -53,7 +53,7 @@ class TemplateWriter:
     def write(self, page: PageContent) -> str:
         lines = [f"# {page.title}", ""]
         if page.parent is not None:
-            whole = f"{page.shard_index + 1} of {page.shard_count}"
+            whole = f"{page.subpage_index + 1} of {page.subpage_count}"
             lines += [f"Part {whole} of {page.parent.title}, split by trajectory topic.", ""]
         groups: dict[str, list[str]] = {}
         for ref in page.refs:
