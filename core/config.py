@@ -1,4 +1,4 @@
-"""Configuration, declared once as pydantic models; every SPEC weight is named here.
+"""Configuration, declared once as pydantic models; every scoring weight is named here.
 
 `configs/default.yaml` mirrors these defaults (a test keeps them equal). Load a
 YAML file with `load_config(path)`; override single values with dotted keys,
@@ -123,7 +123,9 @@ class EmbedConfig(Section):
 
 
 class AttachConfig(Section):
-    """SPEC §3: g(σ,T) weights, bonuses and the judge."""
+    """Attaching a snapshot σ to a trajectory T: the weights and bonuses of
+    g(σ,T) = w_sum·cos(e_σ, e_T^sum) + w_latest·cos(e_σ, e_T^latest) + w_keywords·J(K_σ, K_T)
+    + b_entity + b_facet + b_cont − p_mismatch (core/forest/scoring.py), and the judge."""
 
     w_sum: float = Field(0.60, description="weight of cos(e_σ, e_T^sum)")
     w_latest: float = Field(0.20, description="weight of cos(e_σ, e_T^latest)")
@@ -166,7 +168,7 @@ class AttachConfig(Section):
 
 
 class LifecycleConfig(Section):
-    """SPEC §4."""
+    """The append-only claim lifecycle (ADD / REVISE / DEPRECATE, core/forest/lifecycle.py)."""
 
     max_prefilter: int = Field(3, ge=1, description="earlier claims the judge sees at most")
     single_valued_attributes: list[str] = Field(
@@ -218,7 +220,8 @@ DEFAULT_INVENTORY: dict[str, list[str]] = {
 
 
 class WikiConfig(Section):
-    """SPEC §5."""
+    """The Memory Wiki: which entities get pages, when an entity page splits into subpages,
+    topic and inventory pages (core/wiki/)."""
 
     entity_split_threshold: int = Field(6, description="split entity pages linking > this")
     subpage_size: int = Field(
@@ -241,7 +244,8 @@ class WikiConfig(Section):
 
 
 class QueryConfig(Section):
-    """SPEC §6: routing, S(T) weights, budget."""
+    """Queries: routing to pages, the selection score S(T) of core/query/selection.py, and
+    the token budget spent on evidence."""
 
     top_pages: int = Field(8, ge=1, description="t: pages routed to")
     message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
@@ -340,7 +344,8 @@ class QueryConfig(Section):
 
 
 class AnswerConfig(Section):
-    """SPEC §6 step 4: the optional LLM answer over E_q, then a deterministic check."""
+    """The optional LLM answer over the evidence E_q, then a deterministic check of its
+    citations and numbers (core/answer/check.py)."""
 
     backend: Literal["none", "openai", "vllm"] = Field(
         "none", description="none: return E_q as cited context for the caller's own model"

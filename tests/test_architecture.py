@@ -4,6 +4,7 @@ only backends/ talks to models (vLLM, HTTP), and core/ imports none of them (pur
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,19 @@ def test_no_import_cycles() -> None:
         if name not in state:
             visit(name)
     assert cycles == []
+
+
+OUTSIDE_DOCUMENTS = re.compile(r"\bSPEC\b|STACK-NOTES|BENCHMARKS\.md|\.\./shared|\bseeds/")
+
+
+def test_no_module_cites_documents_outside_the_repository() -> None:
+    """A comment says the fact it relies on (the formula, the constant, the measurement) or
+    names a file in this repository: the design notes beside a checkout are not shipped."""
+    offenders = [
+        f"{p.relative_to(REPO)}:{n}: {line.strip()}"
+        for layer in LAYERS
+        for p in sorted((REPO / layer).rglob("*.py"))
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if OUTSIDE_DOCUMENTS.search(line)
+    ]
+    assert offenders == []

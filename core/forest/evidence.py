@@ -1,4 +1,4 @@
-"""ArborMem's reusable evidence bank, and claim histories for `arborwiki history`.
+"""The reusable evidence bank, and claim histories for `arborwiki history`.
 
 Every claim becomes one evidence item, typed so a query can reuse it across branches:
 "event" (it has a date or its snapshot an event facet), "artifact" (something made,

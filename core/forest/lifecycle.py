@@ -1,4 +1,4 @@
-"""Claim lifecycle C_t = Apply(C_{t−1}, O_t), O ⊆ {ADD, REVISE, DEPRECATE} (SPEC §4).
+"""Claim lifecycle C_t = Apply(C_{t−1}, O_t), O ⊆ {ADD, REVISE, DEPRECATE}.
 
 Append-only: an outdated claim is marked "revised" or "deprecated" and points to the
 claim that replaced it; nothing is deleted, so "what did the user believe before, and

@@ -1,4 +1,4 @@
-"""compile_wiki: a user's snapshots, trajectories and claims → linked Memory Wiki pages (SPEC §5).
+"""compile_wiki: a user's snapshots, trajectories and claims → linked Memory Wiki pages.
 
 Pages are planned as content first (entity, topic, inventory, then a topic page for any
 trajectory still unlinked), then given ids, unique file names and links, then written and

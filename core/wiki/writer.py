@@ -21,7 +21,8 @@ _CITATION = re.compile(r"\[([^\]\[\s]+)\](?!\()")  # [D1:3]; not [Title](file.md
 
 
 class PageWriter(Protocol):
-    """Turns page content into Markdown; an LLM writer slots in here (SPEC §5)."""
+    """Turns page content into Markdown; an LLM writer slots in here (its output
+    is checked, and a page it gets wrong falls back to `TemplateWriter`)."""
 
     def write(self, page: PageContent) -> str: ...
 

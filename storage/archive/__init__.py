@@ -1,10 +1,10 @@
 """Read a conversation archive (JSONL / JSON / Parquet / LoCoMo) into validated Arrow batches.
 
-The first stage of the pipeline (SPEC §1: "validate + shard by user, quarantine bad
-rows, lose nothing"). Every input row ends up either in `ArchiveBatch.table` or in
-`ArchiveBatch.quarantine`, never dropped, and a bad row never stops the read. Problems with
-the archive as a whole (missing path, unknown format) raise `ArchiveError`, whose one-line
-message the CLI prints without a traceback.
+The first stage of the pipeline (read and validate; the build then shards by user). Every
+input row ends up either in `ArchiveBatch.table` or in `ArchiveBatch.quarantine`, never
+dropped, and a bad row never stops the read. Problems with the archive as a whole (missing
+path, unknown format) raise `ArchiveError`, whose one-line message the CLI prints without a
+traceback.
 """
 
 from __future__ import annotations

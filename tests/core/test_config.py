@@ -1,4 +1,4 @@
-"""Config: the YAML mirrors the models, SPEC weights keep their values, overrides validate."""
+"""Config: the YAML mirrors the models, scoring weights keep their values, overrides validate."""
 
 from __future__ import annotations
 
