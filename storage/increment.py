@@ -105,15 +105,17 @@ def mark_file(path: Path) -> FileMark:
     return FileMark(input_identity(path), stat.st_size, stat.st_mtime_ns, digest, lines)
 
 
-def compare_file(path: Path, previous: FileMark | None) -> FileChange:
-    """How `path` differs from what the last run read of it (see the module docstring)."""
+def compare_file(path: Path, previous: FileMark | None, fmt: str | None = None) -> FileChange:
+    """How `path` differs from what the last run read of it (see the module docstring); only a
+    JSONL file (by suffix, or every file when `fmt` is "jsonl") can have grown by appending."""
     ident = input_identity(path)
     if previous is None:
         return FileChange(ident, "new", mark_file(path))
     stat = path.stat()
     if stat.st_size == previous.size and stat.st_mtime_ns == previous.mtime_ns:
         return FileChange(ident, "unchanged", previous, start_byte=previous.size)
-    appendable = path.suffix.lower() in FORMATS["jsonl"].suffixes and stat.st_size > previous.size
+    jsonl = fmt == "jsonl" if fmt is not None else path.suffix.lower() in FORMATS["jsonl"].suffixes
+    appendable = jsonl and stat.st_size > previous.size
     digest, lines, prefix, newline = _hash_file(path, previous.size if appendable else None)
     mark = FileMark(ident, stat.st_size, stat.st_mtime_ns, digest, lines, previous.rows)
     mark.max_timestamp = previous.max_timestamp
@@ -124,9 +126,11 @@ def compare_file(path: Path, previous: FileMark | None) -> FileChange:
     return FileChange(ident, "changed", mark)
 
 
-def compare_files(files: list[Path], previous: dict[str, FileMark]) -> list[FileChange]:
+def compare_files(
+    files: list[Path], previous: dict[str, FileMark], fmt: str | None = None
+) -> list[FileChange]:
     """Every current input file compared with its mark, then the marked files now gone."""
-    changes = [compare_file(f, previous.get(input_identity(f))) for f in files]
+    changes = [compare_file(f, previous.get(input_identity(f)), fmt) for f in files]
     seen = {c.path for c in changes}
     changes += [FileChange(p, "removed", None) for p in sorted(previous) if p not in seen]
     return changes

@@ -22,6 +22,7 @@ from arborwiki.storage.archive.formats import (
     FORMATS,
     SUPPORTED_SUFFIXES,
     check_format_name,
+    check_matches,
     format_of,
 )
 from arborwiki.storage.archive.jsonl import iter_jsonl
@@ -60,7 +61,17 @@ def _supported(path: Path, fmt: str | None) -> bool:
 
 
 def archive_files(path: str, fmt: str | None = None) -> list[Path]:
-    """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted)."""
+    """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted).
+    With a named format `fmt`, every file must look like that format (`check_matches`)."""
+    check_format_name(fmt)
+    files = _files(path, fmt)
+    if fmt is not None:
+        for file in files:
+            check_matches(file, fmt)
+    return files
+
+
+def _files(path: str, fmt: str | None) -> list[Path]:
     expected = ", ".join(sorted(SUPPORTED_SUFFIXES))
     if GLOB_CHARS & set(path) and not Path(path).exists():
         matches = sorted(Path(p) for p in glob.glob(path, recursive=True))
@@ -84,18 +95,18 @@ def archive_files(path: str, fmt: str | None = None) -> list[Path]:
     return [target]
 
 
-def input_sources(path: str) -> list[str]:
+def input_sources(path: str, fmt: str | None = None) -> list[str]:
     """The canonical identities of every file `path` names: the `source` of their rows.
 
     A build passes them to `LanceStore.commit_run(quarantine_sources=...)`, which replaces
     the quarantine rows of exactly these inputs (a fixed line's row goes away).
     """
-    return [input_identity(p) for p in archive_files(path)]
+    return [input_identity(p) for p in archive_files(path, fmt)]
 
 
-def has_rows(path: str) -> bool:
+def has_rows(path: str, fmt: str | None = None) -> bool:
     """Whether the archive holds at least one row, valid or not (stops at the first one)."""
-    return any(batch.rows_read for batch in read_archive(path, batch_rows=1))
+    return any(batch.rows_read for batch in read_archive(path, batch_rows=1, fmt=fmt))
 
 
 def _rows(files: list[Path], batch_rows: int, fmt: str | None) -> Iterator[RowResult]:

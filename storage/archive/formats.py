@@ -51,6 +51,37 @@ def check_format_name(fmt: str | None) -> None:
         raise ArchiveError(f"unknown archive format {fmt!r} (expected {', '.join(FORMATS)})")
 
 
+PARQUET_MAGIC = b"PAR1"
+SNIFF_BYTES = 4096
+
+
+def _first_byte(path: Path) -> bytes:
+    """The first byte that is not whitespace or a UTF-8 BOM in the file's head (b"" if none)."""
+    with path.open("rb") as handle:
+        head = handle.read(SNIFF_BYTES).removeprefix(b"\xef\xbb\xbf").lstrip()
+    return head[:1]
+
+
+def check_matches(path: Path, fmt: str) -> None:
+    """A file read as the named format must look like it: JSONL starts with an object line,
+    Parquet with its magic bytes, LoCoMo and JSON rows pass their content checks. A wrong
+    `--format` is one ArchiveError, not a run that quarantines every line as unreadable."""
+    check_format_name(fmt)
+    if fmt == "parquet":
+        with path.open("rb") as handle:
+            matches = handle.read(len(PARQUET_MAGIC)) == PARQUET_MAGIC
+    elif fmt == "jsonl":
+        matches = _first_byte(path) in (b"{", b"")
+    else:
+        sniff = FORMATS[fmt].sniff
+        try:
+            matches = sniff is None or sniff(load_json(path))
+        except ArchiveError as err:
+            raise ArchiveError(f"{path} is not a {fmt} archive (--format {fmt}): {err}") from err
+    if not matches:
+        raise ArchiveError(f"{path} is not a {fmt} archive (--format {fmt})")
+
+
 def format_of(path: Path, fmt: str | None = None) -> ArchiveFormat:
     """The named format, else the only one claiming the suffix, else the one whose content
     check the file passes; none: a one-line ArchiveError naming the choices."""
