@@ -24,7 +24,6 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import signal
 import threading
 import time
@@ -33,12 +32,11 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import ray
 
-from arborwiki.cluster.runtime import start_ray
+from arborwiki.cluster.runtime import start_ray, store_task_options
 from arborwiki.cluster.scheduling import LiveWork, Progress, Timeline, fused_shards, staged_shards
 from arborwiki.cluster.sharding import Partition, merge_partitions, partition_file
 from arborwiki.cluster.stages import (
@@ -52,6 +50,7 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
+from arborwiki.storage import paths
 from arborwiki.storage.archive import (
     ArchiveError,
     archive_files,
@@ -177,16 +176,16 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _remove_dead_staging(work: Path) -> None:
+def _remove_dead_staging(work: str) -> None:
     """Staging left by a driver that was killed outright (SIGKILL): its pid is gone."""
-    for staging in (work / "partition").glob("*"):
-        pid_file = staging / PID_FILE
+    for staging in paths.list_dirs(paths.join(work, "partition")):
+        pid_file = paths.join(staging, PID_FILE)
         try:
-            pid = int(pid_file.read_text())
+            pid = int(paths.read_text(pid_file))
         except (OSError, ValueError):
             pid = -1
         if pid < 0 or not _pid_alive(pid):
-            shutil.rmtree(staging, ignore_errors=True)
+            paths.remove_tree(staging)
 
 
 # ------------------------------------------------------------------ the driver
@@ -204,8 +203,8 @@ def run_build(
     actors are cancelled first); a driver killed outright leaves it for the next run to remove.
     """
     files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
-    store_dir = Path(store_path)
-    _remove_dead_staging(store_dir / WORK)  # even when this run fails before staging
+    store_dir = store_path  # a local path or an object-store URI (storage/paths.py)
+    _remove_dead_staging(paths.join(store_dir, WORK))  # even when this run fails before staging
     if not has_rows(input_path, fmt):  # not a "committed" run that changed nothing
         raise ArchiveError(f"archive {input_path} has no rows: nothing to build")
     with staged_run(store_dir, cfg) as (staging, live):
@@ -213,13 +212,13 @@ def run_build(
 
 
 @contextlib.contextmanager
-def staged_run(store_dir: Path, cfg: Config) -> Iterator[tuple[Path, LiveWork]]:
+def staged_run(store_dir: str, cfg: Config) -> Iterator[tuple[str, LiveWork]]:
     """A staging directory and Ray for one run; both cleaned up however the run ends."""
-    work = store_dir / WORK
+    work = paths.join(store_dir, WORK)
     _remove_dead_staging(work)
-    staging = work / "partition" / uuid.uuid4().hex
-    staging.mkdir(parents=True)
-    (staging / PID_FILE).write_text(str(os.getpid()))
+    staging = paths.join(work, "partition", uuid.uuid4().hex)
+    paths.makedirs(staging)
+    paths.write_text(paths.join(staging, PID_FILE), str(os.getpid()))
     live = LiveWork()
     try:
         start_ray(cfg.ray)  # before our SIGTERM handler: ray.init installs its own
@@ -227,7 +226,7 @@ def staged_run(store_dir: Path, cfg: Config) -> Iterator[tuple[Path, LiveWork]]:
             yield staging, live
     finally:
         live.stop()
-        shutil.rmtree(staging, ignore_errors=True)
+        paths.remove_tree(staging)
 
 
 ReadSpec = tuple[int, str, int, int]
@@ -235,10 +234,11 @@ ReadSpec = tuple[int, str, int, int]
 
 
 def read_files(
-    specs: list[ReadSpec], staging: Path, cfg: Config, live: LiveWork, fmt: str | None = None
+    specs: list[ReadSpec], staging: str, cfg: Config, live: LiveWork, fmt: str | None = None
 ) -> Partition:
     """Read + validate + partition: one Ray task per input file, in parallel."""
-    task = ray.remote(num_cpus=1, max_retries=2)(partition_file)
+    store = store_task_options(staging, *(spec[1] for spec in specs))
+    task = ray.remote(num_cpus=1, max_retries=2, **store)(partition_file)
     n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
     refs = [
         task.remote(i, f, str(staging), n, batch, start, line, fmt) for i, f, start, line in specs
@@ -255,7 +255,7 @@ def watermark(
     """The `runs` row's record of what this run consumed: marks updated with what was read."""
     files = {ident: FileMark.from_dict(m.to_dict()) for ident, m in marks.items()}
     for result in part.per_file:
-        mark = files[input_identity(Path(result.source))]
+        mark = files[input_identity(result.source)]
         mark.rows += result.rows_read
         if result.max_timestamp is not None:
             mark.max_timestamp = max(filter(None, [mark.max_timestamp, result.max_timestamp]))
@@ -268,9 +268,9 @@ def watermark(
 
 def _build(
     input_path: str,
-    files: list[Path],
-    store_dir: Path,
-    staging: Path,
+    files: list[str],
+    store_dir: str,
+    staging: str,
     cfg: Config,
     live: LiveWork,
     progress: Progress | None,
@@ -292,7 +292,7 @@ def _build(
 
 def compile_and_commit(
     part: Partition,
-    store_dir: Path,
+    store_dir: str,
     cfg: Config,
     live: LiveWork,
     progress: Progress | None,
@@ -302,14 +302,14 @@ def compile_and_commit(
 ) -> BuildSummary:
     """Build the shards `part` holds (skipping done ones) and commit them in one go."""
     started = started_at.timestamp()
-    work = store_dir / WORK
+    work = paths.join(store_dir, WORK)
     chash = config_hash(cfg)
-    shard_dirs = {s: work / "shards" / f"{chash}-{d}" for s, d in part.digests.items()}
+    shard_dirs = {s: paths.join(work, "shards", f"{chash}-{d}") for s, d in part.digests.items()}
     run_key = hashlib.blake2b(
         json.dumps([chash, sorted(part.digests.items()), part.quarantine_digest]).encode(),
         digest_size=10,
     ).hexdigest()
-    committed_marker = work / "runs" / f"{run_key}.committed"
+    committed_marker = paths.join(work, "runs", f"{run_key}.committed")
     summary = BuildSummary(rows_read=part.rows_read, run_id=run_key)
 
     jobs = {
@@ -344,7 +344,7 @@ def compile_and_commit(
     if cfg.build.abort_before_commit:
         raise InjectedAbort("run stopped before its commit (build.abort_before_commit)")
 
-    if not committed_marker.exists() or failures:
+    if not paths.exists(committed_marker) or failures:
         timeline.start("commit")
         _commit(store_dir, cfg, part, shard_dirs, failures, scope)
         store = LanceStore(store_dir)
@@ -371,8 +371,7 @@ def compile_and_commit(
         )
         apply_retention(store, cfg.store.keep_runs, cfg.store.retention_hours)
         if not failures:
-            committed_marker.parent.mkdir(parents=True, exist_ok=True)
-            committed_marker.write_text(json.dumps(store.versions(), sort_keys=True))
+            paths.write_text(committed_marker, json.dumps(store.versions(), sort_keys=True))
             _remove_superseded(work, set(shard_dirs.values()), committed_marker)
         summary.committed = True
     if uses_cache(cfg):
@@ -420,24 +419,17 @@ def _summarise(
 
 
 def _commit(
-    store_dir: Path,
+    store_dir: str,
     cfg: Config,
     part: Partition,
-    shard_dirs: dict[int, Path],
+    shard_dirs: dict[int, str],
     failures: list[UserFailure],
     scope: CommitScope,
 ) -> None:
     """One upsert per table; failed users' earlier memory is left as it was; the quarantine
     rows of the run's input files are replaced by this run's (a nightly run only adds)."""
-    staged = {
-        name: [
-            d / f"{name}.parquet" for d in shard_dirs.values() if (d / f"{name}.parquet").exists()
-        ]
-        for name in USER_TABLES
-    }
-    staged["quarantine"] = list(part.quarantine_files) + [
-        d / "quarantine.parquet" for d in shard_dirs.values() if (d / "quarantine.parquet").exists()
-    ]
+    staged = {name: _staged(shard_dirs, f"{name}.parquet") for name in USER_TABLES}
+    staged["quarantine"] = list(part.quarantine_files) + _staged(shard_dirs, "quarantine.parquet")
     failed = {f.user_id for f in failures}
     users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
     dim = embedder_for(cfg.embed).dim
@@ -450,15 +442,21 @@ def _commit(
     )
 
 
-def _remove_superseded(work: Path, keep: set[Path], marker: Path) -> None:
+def _staged(shard_dirs: dict[int, str], file_name: str) -> list[str]:
+    """The shards' staged files of one name (a shard with no such rows wrote none)."""
+    files = (paths.join(d, file_name) for d in shard_dirs.values())
+    return [f for f in files if paths.exists(f)]
+
+
+def _remove_superseded(work: str, keep: set[str], marker: str) -> None:
     """After a commit `_work/` keeps only this run's shard outputs and marker: earlier runs'
     are in the store already (or superseded by it), and no resume needs them."""
-    for shard_dir in (work / "shards").glob("*"):
+    for shard_dir in paths.list_dirs(paths.join(work, "shards")):
         if shard_dir not in keep:
-            shutil.rmtree(shard_dir, ignore_errors=True)
-    for old in (work / "runs").glob("*.committed"):
+            paths.remove_tree(shard_dir)
+    for old in paths.list_files(paths.join(work, "runs"), recursive=False, pattern="*.committed"):
         if old != marker:
-            old.unlink(missing_ok=True)
+            paths.remove(old)
 
 
 __all__ = ["SUCCESS", "BuildSummary", "InjectedAbort", "config_hash", "run_build"]

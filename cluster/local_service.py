@@ -11,14 +11,30 @@ from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.service import QueryService
 from arborwiki.core.viewer.inputs import SiteInputs
+from arborwiki.storage import paths
 from arborwiki.storage.archive.locomo import load_locomo_json, read_locomo_qa
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
 from arborwiki.storage.site import read_site_inputs
 
-__all__ = ["load_locomo_json", "open_reader", "open_service", "read_locomo_qa", "site_inputs"]
+__all__ = [
+    "existing_store",
+    "load_locomo_json",
+    "open_reader",
+    "open_service",
+    "read_locomo_qa",
+    "site_inputs",
+]
 
 DEFAULT_REFRESH_SECONDS = 5.0
+
+
+def existing_store(store_path: str) -> str:
+    """Where actors on any node find the store: a resolved local path, or the URI as given
+    (`s3://…`). FileNotFoundError when nothing is there yet."""
+    if not paths.exists(store_path):
+        raise FileNotFoundError(f"store {store_path} does not exist: run `arborwiki build` first")
+    return paths.canonical(store_path)
 
 
 def open_service(

@@ -24,12 +24,10 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from arborwiki.cluster.build import (
     WORK,
@@ -47,6 +45,7 @@ from arborwiki.cluster.sharding import Partition, merge_partitions, partition_fi
 from arborwiki.cluster.stages import ShardJob, read_shard
 from arborwiki.core.config import Config
 from arborwiki.core.pipeline import user_windows, window_digest
+from arborwiki.storage import paths
 from arborwiki.storage.archive import archive_files
 from arborwiki.storage.increment import (
     FileChange,
@@ -120,9 +119,9 @@ class NightlyReport:
         return data
 
 
-def last_watermark(store_dir: Path) -> tuple[dict[str, Any] | None, str]:
+def last_watermark(store_dir: str) -> tuple[dict[str, Any] | None, str]:
     """The latest committed run's watermark (None without one) and its run id."""
-    if not store_dir.is_dir():
+    if not paths.is_dir(store_dir):
         return None, ""
     run = LanceStore(store_dir, create=False).latest_run()
     if run is None:
@@ -162,7 +161,7 @@ def run_nightly(
     `fmt` names the archive format of every input file (None: by suffix)."""
     started = time.time()
     files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
-    store_dir = Path(store_path)
+    store_dir = store_path  # a local path or an object-store URI
     previous, run_id = last_watermark(store_dir)
     reason = _full_reason(previous, run_id, config_hash(cfg))
     changes: list[FileChange] = []
@@ -186,10 +185,10 @@ def run_nightly(
         with tempfile.TemporaryDirectory() as tmp:
             n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
             results = [partition_file(i, f, tmp, n, batch, s, line, fmt) for i, f, s, line in specs]
-            part = merge_partitions(Path(tmp), n, results)
+            part = merge_partitions(tmp, n, results)
             if (why := _defaulted_turns(part)) is not None:
                 return _full(input_path, store_dir, cfg, why, dry_run, progress, started, fmt)
-            _describe(report, part, _add_stored(part, store_dir, Path(tmp), cfg), cfg)
+            _describe(report, part, _add_stored(part, store_dir, tmp, cfg), cfg)
         report.seconds = time.time() - started
         return report
     fallback = None
@@ -230,7 +229,7 @@ def _defaulted_turns(part: Partition) -> str | None:
 
 def _full(
     input_path: str,
-    store_dir: Path,
+    store_dir: str,
     cfg: Config,
     reason: str,
     dry_run: bool,
@@ -247,21 +246,22 @@ def _full(
             results = [
                 partition_file(i, str(f), tmp, n, batch, fmt=fmt) for i, f in enumerate(files)
             ]
-            part = merge_partitions(Path(tmp), n, results)
+            part = merge_partitions(tmp, n, results)
         report.users = sorted(set().union(*part.users.values()))
         report.new_rows, report.new_quarantined = part.rows_read, part.rows_quarantined
         report.new_messages = part.rows_valid
     else:
         # a store built before watermarks existed: its committed marker would make the build
         # skip the commit, and so never record one
-        for marker in (store_dir / WORK / "runs").glob("*.committed"):
-            marker.unlink()
-        report.build = run_build(input_path, str(store_dir), cfg, progress, fmt)
+        runs = paths.join(store_dir, WORK, "runs")
+        for marker in paths.list_files(runs, recursive=False, pattern="*.committed"):
+            paths.remove(marker)
+        report.build = run_build(input_path, store_dir, cfg, progress, fmt)
     report.seconds = time.time() - started
     return report
 
 
-def _add_stored(part: Partition, store_dir: Path, staging: Path, cfg: Config) -> set[str]:
+def _add_stored(part: Partition, store_dir: str, staging: str, cfg: Config) -> set[str]:
     """Put the touched users' stored messages first in their shards (file index 0) and fold
     them into the shard digests; returns the stored (user, message) keys."""
     users = sorted(set().union(*part.users.values()))
@@ -275,12 +275,11 @@ def _add_stored(part: Partition, store_dir: Path, staging: Path, cfg: Config) ->
         rows = stored.filter(pc.equal(shards, shard))
         if rows.num_rows == 0:
             continue
-        file = staging / f"shard-{shard:05d}" / "part-000000-000000.parquet"
-        file.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(rows, file)
+        file = paths.join(staging, f"shard-{shard:05d}", "part-000000-000000.parquet")
+        paths.write_parquet(rows, file)
         part.files[shard].insert(0, file)
         digest = hashlib.blake2b(digest_size=16)
-        digest.update(file.read_bytes())
+        digest.update(paths.read_bytes(file))
         digest.update(part.digests[shard].encode())
         part.digests[shard] = digest.hexdigest()
     keys = zip(owners, stored.column("message_id").to_pylist(), strict=True)

@@ -19,6 +19,7 @@ from arborwiki.cluster.local_service import (
     open_service,
     store_versions,
 )
+from arborwiki.cluster.runtime import store_task_options
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
 from arborwiki.storage.site import SiteCache
@@ -114,6 +115,7 @@ def start_query_replicas(
         }
         if detached:
             options["lifetime"] = "detached"
+        options.update(store_task_options(store_path))  # s3:// etc.: credentials, endpoint
         handles.append(actor_cls.options(**options).remote(store_path, cfg, refresh_seconds))
     ray.get([h.ready.remote() for h in handles])
     if not detached:

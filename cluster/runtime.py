@@ -10,6 +10,14 @@ Ray 2.60 turns token authentication on by default. When joining, the token in
 `RAY_AUTH_MODE` is unset, as Ray itself does for `auto`; the `ray status` / `ray job submit`
 CLIs still need `RAY_AUTH_MODE=token`. We never disable auth. A cluster that cannot be
 reached is one line (`RuntimeError`), not Ray's retries and a traceback.
+
+Object-store settings (`AWS_*`, `GOOGLE_*`, `AZURE_*`: storage/paths.py) must reach workers
+on every node, which do not inherit the driver's environment. When joining a cluster from a
+plain driver they become the job's `runtime_env` env_vars (a `ray job submit` entrypoint
+forwards nothing there: Ray refuses a driver runtime_env that repeats the job's variables);
+and every build task or actor that touches an object-store path carries them in its own
+`runtime_env` (`store_task_options`), so a Ray started before they were set (a test
+session's, a long-lived driver's) still hands them on.
 """
 
 from __future__ import annotations
@@ -19,15 +27,19 @@ import socket
 import warnings
 from collections.abc import MutableMapping
 from pathlib import Path
+from typing import Any
 
 import ray
 
 from arborwiki.core.config import RayConfig
+from arborwiki.storage.paths import is_uri, object_store_env
 
 LOCAL_ADDRESSES = (None, "local")
 PROBE_SECONDS = 3.0  # a head that does not accept a TCP connection in this long is down
 TOKEN_ENV = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
 DEFAULT_TOKEN = Path("~/.ray/auth_token")
+SUBMITTED_JOB_ENV = "RAY_JOB_CONFIG_JSON_ENV_VAR"
+"""Set by Ray in the entrypoint of a submitted job (ray._private.runtime_env.constants)."""
 HINT = (
     " (start one with `ray start --head`, or set ray.address: null for a private local"
     " Ray; with token auth the token must be in ~/.ray/auth_token or RAY_AUTH_TOKEN)"
@@ -59,10 +71,32 @@ def join_ray(address: str, namespace: str) -> None:
     probe(address)
     use_token_if_available()
     try:
-        ray.init(address=address, namespace=namespace, log_to_driver=True)
+        ray.init(
+            address=address,
+            namespace=namespace,
+            log_to_driver=True,
+            runtime_env=store_runtime_env(),
+        )
     except (ConnectionError, TimeoutError, ray.exceptions.AuthenticationError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise RuntimeError(f"cannot join Ray at {address!r}: {first}{HINT}") from err
+
+
+def store_runtime_env(environ: MutableMapping[str, str] = os.environ) -> dict | None:
+    """The object-store variables for a joined cluster's workers (None: nothing to add)."""
+    env = object_store_env(dict(environ))
+    if not env or SUBMITTED_JOB_ENV in environ:
+        return None
+    return {"env_vars": env}
+
+
+def store_task_options(*locations: str) -> dict[str, Any]:
+    """Ray options for a task or actor that reads or writes `locations`: a `runtime_env`
+    with this process's object-store variables when any location is a URI, else none."""
+    env = object_store_env()
+    if not env or not any(is_uri(loc) for loc in locations if loc):
+        return {}
+    return {"runtime_env": {"env_vars": env}}
 
 
 def use_token_if_available(

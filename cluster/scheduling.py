@@ -17,6 +17,7 @@ from typing import Any
 
 import ray
 
+from arborwiki.cluster.runtime import store_task_options
 from arborwiki.cluster.stages import (
     CompileStage,
     ExtractStage,
@@ -98,7 +99,8 @@ def fused_shards(
     progress: Progress | None,
 ) -> dict[int, ShardResult]:
     """Rules, uncached: one CPU task per shard does windows, extraction and compile."""
-    task = ray.remote(**CompileStage.resources, max_retries=2)(run_compile)
+    store = store_task_options(store_dir, cfg.extract.cache_dir or "")
+    task = ray.remote(**CompileStage.resources, max_retries=2, **store)(run_compile)
     timeline.start("compile")
     pending = {task.remote(cfg, store_dir, job): s for s, job in todo.items()}
     live.refs.update(pending)
@@ -131,9 +133,12 @@ def staged_shards(
     progress: Progress | None,
 ) -> dict[int, ShardResult]:
     """windows tasks → extraction actor pool (batches across users) → compile tasks."""
-    windows_task = ray.remote(**WindowsStage.resources, max_retries=2)(run_windows)
-    compile_task = ray.remote(**CompileStage.resources, max_retries=2)(run_compile)
-    actor_cls = ray.remote(ExtractStage).options(**ExtractStage.resources(cfg), max_restarts=0)
+    store = store_task_options(store_dir, cfg.extract.cache_dir or "")
+    windows_task = ray.remote(**WindowsStage.resources, max_retries=2, **store)(run_windows)
+    compile_task = ray.remote(**CompileStage.resources, max_retries=2, **store)(run_compile)
+    actor_cls = ray.remote(ExtractStage).options(
+        **ExtractStage.resources(cfg), max_restarts=0, **store
+    )
     batch_size = cfg.extract.batch_size
 
     pending: dict[Any, tuple[str, Any]] = {}

@@ -24,9 +24,9 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from arborwiki.core.records import Message, QuarantineRow
+from arborwiki.storage import paths
 from arborwiki.storage.archive import archive_files, read_archive, read_jsonl_tail
 from arborwiki.storage.archive.rows import RowValidator
 from arborwiki.storage.tables import record_row, rows_to_table
@@ -79,7 +79,7 @@ def partition_file(
     With `start_byte` > 0 (a JSONL file that grew) only the bytes after it are read. `fmt`
     names the archive format (`storage.archive.FORMATS`); None: by suffix.
     """
-    out = Path(out_dir)
+    out = str(out_dir)
     result = FilePartition(file_index=file_index, source=path)
     quarantine_hash = hashlib.blake2b(digest_size=16)
     validator = RowValidator()
@@ -96,10 +96,9 @@ def partition_file(
         result.rows_quarantined += len(batch.quarantine)
         if batch.quarantine:
             qtable = rows_to_table("quarantine", map(record_row, batch.quarantine), 1)
-            qfile = out / "quarantine" / stem
-            qfile.parent.mkdir(parents=True, exist_ok=True)
-            pq.write_table(qtable, qfile)
-            result.quarantine_files.append(str(qfile))
+            qfile = paths.join(out, "quarantine", stem)
+            paths.write_parquet(qtable, qfile)
+            result.quarantine_files.append(qfile)
             quarantine_hash.update(_ipc_bytes(qtable))
         if batch.table.num_rows == 0:
             continue
@@ -109,11 +108,10 @@ def partition_file(
         shards = pa.array([shard_of(u, num_shards) for u in users], type=pa.int32())
         for shard in sorted(set(shards.to_pylist())):
             rows = batch.table.filter(pc.equal(shards, shard))
-            file = out / f"shard-{shard:05d}" / stem
-            file.parent.mkdir(parents=True, exist_ok=True)
-            pq.write_table(rows, file)
+            file = paths.join(out, f"shard-{shard:05d}", stem)
+            paths.write_parquet(rows, file)
             digest = hashlib.blake2b(_ipc_bytes(rows), digest_size=16).hexdigest()
-            result.parts.append((shard, str(file), digest))
+            result.parts.append((shard, file, digest))
             result.users[shard].update(rows.column("user_id").to_pylist())
     result.quarantine_digest = quarantine_hash.hexdigest() if result.quarantine_files else ""
     result.max_timestamp = latest.isoformat() if latest is not None else None
@@ -125,13 +123,13 @@ def partition_file(
 class Partition:
     """Where a run's input went: per-shard Parquet parts, digests, users and counts."""
 
-    root: Path
+    root: str
     num_shards: int
     sources: list[str] = field(default_factory=list)
-    files: dict[int, list[Path]] = field(default_factory=lambda: defaultdict(list))
+    files: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
     users: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
     digests: dict[int, str] = field(default_factory=dict)
-    quarantine_files: list[Path] = field(default_factory=list)
+    quarantine_files: list[str] = field(default_factory=list)
     quarantine_digest: str = ""
     rows_read: int = 0
     rows_valid: int = 0
@@ -139,9 +137,11 @@ class Partition:
     per_file: list[FilePartition] = field(default_factory=list)
 
 
-def merge_partitions(out_dir: Path, num_shards: int, results: Iterable[FilePartition]) -> Partition:
+def merge_partitions(
+    out_dir: str | Path, num_shards: int, results: Iterable[FilePartition]
+) -> Partition:
     """Per-file results in input order → one Partition with shard and quarantine digests."""
-    part = Partition(root=out_dir, num_shards=num_shards)
+    part = Partition(root=str(out_dir), num_shards=num_shards)
     hashers: dict[int, Any] = defaultdict(lambda: hashlib.blake2b(digest_size=16))
     quarantine_hash = hashlib.blake2b(digest_size=16)
     for result in sorted(results, key=lambda r: r.file_index):
@@ -150,10 +150,10 @@ def merge_partitions(out_dir: Path, num_shards: int, results: Iterable[FileParti
         part.rows_read += result.rows_read
         part.rows_valid += result.rows_valid
         part.rows_quarantined += result.rows_quarantined
-        part.quarantine_files.extend(Path(f) for f in result.quarantine_files)
+        part.quarantine_files.extend(result.quarantine_files)
         quarantine_hash.update(result.quarantine_digest.encode())
         for shard, path, digest in result.parts:
-            part.files[shard].append(Path(path))
+            part.files[shard].append(path)
             hashers[shard].update(digest.encode())
         for shard, users in result.users.items():
             part.users[shard].update(users)
@@ -163,7 +163,11 @@ def merge_partitions(out_dir: Path, num_shards: int, results: Iterable[FileParti
 
 
 def partition_archive(
-    path: str, out_dir: Path, num_shards: int, batch_rows: int = 50_000, fmt: str | None = None
+    path: str,
+    out_dir: str | Path,
+    num_shards: int,
+    batch_rows: int = 50_000,
+    fmt: str | None = None,
 ) -> Partition:
     """The whole read stage in-process: every file of `path`, one after the other."""
     files = archive_files(path, fmt)
@@ -188,7 +192,7 @@ def dedupe_messages(
     for message, source in items:
         key = (message.user_id, message.message_id)
         if key in seen:
-            location = f"{Path(source).name} (message {message.message_id}, another input file)"
+            location = f"{paths.name(source)} (message {message.message_id}, another input file)"
             raw = message.model_dump_json()
             dropped.append(
                 validator.quarantine(DUPLICATE_REASON, source, location, raw, message.user_id)

@@ -18,11 +18,9 @@ import traceback
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from arborwiki.backends.extractors import (
     build_labeled_extractor,
@@ -36,6 +34,7 @@ from arborwiki.core.extract.base import Extraction, LabeledExtractor, add_stats
 from arborwiki.core.pipeline import UserWindows, compile_user, user_windows, window_digest
 from arborwiki.core.records import Message, Window
 from arborwiki.core.schema import table_to_messages
+from arborwiki.storage import paths
 from arborwiki.storage.extract_cache import ExtractCache
 from arborwiki.storage.tables import USER_TABLES, memory_tables, record_row, rows_to_table
 
@@ -99,12 +98,13 @@ class ShardResult:
     seconds: float = 0.0
 
 
-def shard_done(out_dir: Path) -> ShardResult | None:
-    """The result a finished, failure-free shard recorded; None when it must be (re)built."""
-    marker = out_dir / SUCCESS
-    if not marker.exists():
+def shard_done(out_dir: str) -> ShardResult | None:
+    """The result a finished, failure-free shard recorded; None when it must be (re)built.
+    The marker is written after the shard's tables (write-then-marker, no rename)."""
+    marker = paths.join(str(out_dir), SUCCESS)
+    if not paths.exists(marker):
         return None
-    data = json.loads(marker.read_text())
+    data = json.loads(paths.read_text(marker))
     if data.get("failures"):
         return None  # retry failed users on the next run
     return ShardResult(counts=data["counts"])
@@ -112,7 +112,7 @@ def shard_done(out_dir: Path) -> ShardResult | None:
 
 def extraction_cache(cfg: Config, store_dir: str) -> ExtractCache:
     """The cache for this config's extractor: `extract.cache_dir` or under the store."""
-    root = cfg.extract.cache_dir or str(Path(store_dir) / "_cache" / "extract")
+    root = cfg.extract.cache_dir or paths.join(store_dir, "_cache", "extract")
     return ExtractCache(root, extractor_fingerprint(cfg.extract))
 
 
@@ -125,9 +125,9 @@ def read_shard(job: ShardJob) -> tuple[dict[str, list[Message]], list[dict[str, 
     """The shard's messages grouped by user (duplicates across files quarantined)."""
     items: list[tuple[Message, str]] = []
     for part in job.parts:
-        file_index = int(Path(part).stem.split("-")[1])
+        file_index = int(paths.stem(part).split("-")[1])
         source = job.sources[file_index]
-        items.extend((m, source) for m in table_to_messages(pq.read_table(part)))
+        items.extend((m, source) for m in table_to_messages(paths.read_parquet(part)))
     messages, duplicates = dedupe_messages(items)
     by_user: dict[str, list[Message]] = defaultdict(list)
     for m in messages:
@@ -274,8 +274,8 @@ class CompileStage:
 
     def process_batch(self, job: ShardJob) -> ShardResult:
         started = time.perf_counter()
-        out = Path(job.out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+        out = job.out_dir
+        paths.makedirs(out)
         by_user, duplicates = read_shard(job)
         drafts: dict[str, Extraction] = {}
         windows = {u: user_windows(ms, self.cfg.window) for u, ms in sorted(by_user.items())}
@@ -314,12 +314,15 @@ class CompileStage:
                 counts["pages:subpages"] += page.parent_page_id is not None
         for name in USER_TABLES:
             if staged[name]:
-                pq.write_table(pa.concat_tables(staged[name]), out / f"{name}.parquet")
+                paths.write_parquet(
+                    pa.concat_tables(staged[name]), paths.join(out, f"{name}.parquet")
+                )
         if duplicates:
-            pq.write_table(rows_to_table("quarantine", duplicates, 1), out / "quarantine.parquet")
+            quarantine = rows_to_table("quarantine", duplicates, 1)
+            paths.write_parquet(quarantine, paths.join(out, "quarantine.parquet"))
             counts["quarantined"] += len(duplicates)
         counts.update({f"extract:{k}": v for k, v in stats.items()})
         result = ShardResult(dict(counts), failures, time.perf_counter() - started)
         marker = {"counts": result.counts, "failures": [f.__dict__ for f in failures]}
-        (out / SUCCESS).write_text(json.dumps(marker, sort_keys=True))
+        paths.write_text(paths.join(out, SUCCESS), json.dumps(marker, sort_keys=True))
         return result

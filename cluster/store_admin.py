@@ -6,10 +6,9 @@ store through here.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from arborwiki.cluster.build import WORK
 from arborwiki.core.config import Config
+from arborwiki.storage import paths
 from arborwiki.storage.forget import ForgetReport, forget
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.versions import RunInfo, list_runs, rollback
@@ -34,8 +33,9 @@ def rollback_store(store_path: str, run_id: str) -> RunInfo:
     """Restore every table to `run_id`'s versions (a run of its own). The build's committed
     markers go: after a rollback, rebuilding an input committed before must write again."""
     info = rollback(_open(store_path), run_id)
-    for marker in (Path(store_path) / WORK / COMMITTED_MARKERS).glob("*.committed"):
-        marker.unlink(missing_ok=True)
+    runs = paths.join(store_path, WORK, COMMITTED_MARKERS)
+    for marker in paths.list_files(runs, recursive=False, pattern="*.committed"):
+        paths.remove(marker)
     return info
 
 

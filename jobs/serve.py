@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from arborwiki.cluster.local_service import existing_store
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import Config
@@ -18,10 +17,9 @@ def serve(
     store: str, cfg: Config, http_port: int | None = None, http_host: str = "127.0.0.1"
 ) -> None:
     """Actors first (the HTTP ingress forwards to them), then Serve on host:port if asked."""
-    if not Path(store).exists():
-        raise FileNotFoundError(f"store {store} does not exist: run `arborwiki build` first")
+    location = existing_store(store)
     _join(cfg)
-    start_query_actor(str(Path(store).resolve()), cfg, detached=True)
+    start_query_actor(location, cfg, detached=True)
     print(
         f"query actors {cfg.ray.actor_name!r} × {cfg.ray.query_replicas} ready "
         f"in namespace {cfg.ray.namespace!r}"

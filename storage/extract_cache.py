@@ -4,9 +4,11 @@ Layout: `<root>/<fingerprint>/part-<uuid>.parquet` with columns (key, extractor,
 The fingerprint directory is named by a digest of what decides a draft besides the window
 (backend, model, decoding settings, prompt and schema: `backends.extractors.
 extractor_fingerprint`), written next to it as `fingerprint.json`; the key is the window's
-content digest. Writers only ever add files (renamed into place when complete), so many
-actors can write at once and a crashed run leaves only whole files: a rerun, a resumed
-run or a later run never sends a cached window to the model again.
+content digest. Writers only ever add files, each whole or absent (one object-store PUT, or
+a local file renamed into place: `storage.paths.write_parquet`), so many actors can write at
+once and a crashed run leaves only whole files: a rerun, a resumed run or a later run never
+sends a cached window to the model again. `root` may be a local path or an `s3://` (`gs://`,
+`az://`) URI.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as pads
-import pyarrow.parquet as pq
 
 from arborwiki.core.extract.base import Extraction
 from arborwiki.core.extract.schema import SnapshotDraft
+from arborwiki.storage import paths
 
 SCHEMA = pa.schema(
     [
@@ -43,21 +44,21 @@ class ExtractCache:
     def __init__(self, root: str | Path, identity: dict[str, Any]) -> None:
         payload = json.dumps(identity, sort_keys=True, ensure_ascii=False)
         self.fingerprint = hashlib.blake2b(payload.encode(), digest_size=10).hexdigest()
-        self.dir = Path(root) / self.fingerprint
-        self.dir.mkdir(parents=True, exist_ok=True)
-        ident = self.dir / "fingerprint.json"
-        if not ident.exists():
-            ident.write_text(payload)
+        self.dir = paths.join(str(root), self.fingerprint)
+        paths.makedirs(self.dir)
+        ident = paths.join(self.dir, "fingerprint.json")
+        if not paths.exists(ident):
+            paths.write_text(ident, payload)
 
     def _files(self) -> list[str]:
-        return sorted(str(p) for p in self.dir.glob("part-*.parquet"))
+        return paths.list_files(self.dir, recursive=False, pattern="part-*.parquet")
 
     def _scan(self, keys: Iterable[str], columns: list[str]) -> pa.Table:
         wanted = pa.array(sorted(set(keys)), type=pa.string())
         files = self._files()
         if not files or len(wanted) == 0:
             return SCHEMA.empty_table().select(columns)
-        dataset = pads.dataset(files, format="parquet", schema=SCHEMA)
+        dataset = paths.parquet_dataset(files, schema=SCHEMA)
         return dataset.to_table(columns=columns, filter=pc.is_in(pc.field("key"), wanted))
 
     def known(self, keys: Iterable[str]) -> set[str]:
@@ -78,7 +79,7 @@ class ExtractCache:
         }
 
     def put(self, keys: list[str], extractions: list[Extraction]) -> None:
-        """Add one part file (written under a temporary name, then renamed into place)."""
+        """Add one part file, whole or absent (never a half-written part)."""
         if not keys:
             return
         table = pa.Table.from_pydict(
@@ -89,10 +90,7 @@ class ExtractCache:
             },
             schema=SCHEMA,
         )
-        name = f"part-{uuid.uuid4().hex}.parquet"
-        tmp = self.dir / f".tmp-{name}"
-        pq.write_table(table, tmp)
-        tmp.rename(self.dir / name)
+        paths.write_parquet(table, paths.join(self.dir, f"part-{uuid.uuid4().hex}.parquet"))
 
     def compact(self, at_files: int = COMPACT_AT_FILES) -> None:
         """Merge part files into one when there are more than `at_files` (run by the driver
@@ -100,10 +98,7 @@ class ExtractCache:
         files = self._files()
         if len(files) <= at_files:
             return
-        table = pads.dataset(files, format="parquet", schema=SCHEMA).to_table()
-        name = f"part-{uuid.uuid4().hex}.parquet"
-        tmp = self.dir / f".tmp-{name}"
-        pq.write_table(table, tmp)
-        tmp.rename(self.dir / name)
+        table = paths.parquet_dataset(files, schema=SCHEMA).to_table()
+        paths.write_parquet(table, paths.join(self.dir, f"part-{uuid.uuid4().hex}.parquet"))
         for file in files:
-            Path(file).unlink(missing_ok=True)
+            paths.remove(file)

@@ -16,11 +16,9 @@ messages brings them back.
 from __future__ import annotations
 
 import json
-import shutil
 import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pyarrow.dataset as pads
@@ -30,6 +28,7 @@ from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.pipeline import build_user_memory
 from arborwiki.core.records import Message
+from arborwiki.storage import paths
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import MESSAGE_COLUMNS, to_record
 from arborwiki.storage.tables import SPECS, USER_TABLES, memory_tables
@@ -114,7 +113,7 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
         }
     )
     purge_old_versions(store)
-    report.work_dirs_removed = _remove_work_outputs(Path(store_path), user_id)
+    report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
     return report
 
 
@@ -166,20 +165,20 @@ def _drop_quarantine(store: LanceStore, user_id: str | None, needles: set[str]) 
     return store.delete("quarantine", sql_in("quarantine_id", ids)) if ids else 0
 
 
-def _remove_work_outputs(store_dir: Path, user_id: str) -> int:
+def _remove_work_outputs(store_dir: str, user_id: str) -> int:
     """Per-shard outputs holding the user's rows: a later build of that shard recomputes
     them (the committed-input marker stays, so an unchanged archive writes nothing)."""
     removed = 0
-    for shard_dir in sorted(store_dir.joinpath(*WORK_SHARDS).glob("*")):
-        files = sorted(str(p) for p in shard_dir.glob("*.parquet"))
+    for shard_dir in paths.list_dirs(paths.join(store_dir, *WORK_SHARDS)):
+        files = paths.list_files(shard_dir, recursive=False, pattern="*.parquet")
         if any(_holds_user(f, user_id) for f in files):
-            shutil.rmtree(shard_dir, ignore_errors=True)
+            paths.remove_tree(shard_dir)
             removed += 1
     return removed
 
 
 def _holds_user(file: str, user_id: str) -> bool:
-    dataset = pads.dataset(file, format="parquet")
+    dataset = paths.parquet_dataset([file])
     if "user_id" not in dataset.schema.names:
         return False
     return dataset.count_rows(filter=pads.field("user_id") == user_id) > 0

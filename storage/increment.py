@@ -20,18 +20,20 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 import pyarrow as pa
 
 from arborwiki.core.schema import MESSAGE_SCHEMA
+from arborwiki.storage import paths
 from arborwiki.storage.archive import input_identity
 from arborwiki.storage.archive.formats import FORMATS
 from arborwiki.storage.lance_store import LanceStore, sql_in
 
 READ_CHUNK_BYTES = 1 << 20
 ChangeKind = Literal["new", "appended", "unchanged", "changed", "removed"]
+
+JSONL_SUFFIXES = FORMATS["jsonl"].suffixes
 
 
 @dataclass
@@ -77,12 +79,12 @@ class FileChange:
         }
 
 
-def _hash_file(path: Path, split_at: int | None = None) -> tuple[str, int, str | None, bool]:
+def _hash_file(path: str, split_at: int | None = None) -> tuple[str, int, str | None, bool]:
     """(digest, lines) of the whole file; with `split_at`, also the digest of the first
     `split_at` bytes and whether they end with a newline. One pass over the file."""
     whole = hashlib.blake2b(digest_size=16)
     prefix_digest, prefix_newline, lines, done, last = None, False, 0, 0, b""
-    with path.open("rb") as handle:
+    with paths.open_input(path) as handle:
         while chunk := handle.read(READ_CHUNK_BYTES):
             if split_at is not None and prefix_digest is None and done + len(chunk) >= split_at:
                 head = chunk[: split_at - done]
@@ -98,26 +100,26 @@ def _hash_file(path: Path, split_at: int | None = None) -> tuple[str, int, str |
     return whole.hexdigest(), lines, prefix_digest, prefix_newline
 
 
-def mark_file(path: Path) -> FileMark:
+def mark_file(path: str) -> FileMark:
     """Stat and hash one input file as it is now."""
-    stat = path.stat()
+    size, mtime_ns = paths.size_and_mtime(path)
     digest, lines, _, _ = _hash_file(path)
-    return FileMark(input_identity(path), stat.st_size, stat.st_mtime_ns, digest, lines)
+    return FileMark(input_identity(path), size, mtime_ns, digest, lines)
 
 
-def compare_file(path: Path, previous: FileMark | None, fmt: str | None = None) -> FileChange:
+def compare_file(path: str, previous: FileMark | None, fmt: str | None = None) -> FileChange:
     """How `path` differs from what the last run read of it (see the module docstring); only a
     JSONL file (by suffix, or every file when `fmt` is "jsonl") can have grown by appending."""
     ident = input_identity(path)
     if previous is None:
         return FileChange(ident, "new", mark_file(path))
-    stat = path.stat()
-    if stat.st_size == previous.size and stat.st_mtime_ns == previous.mtime_ns:
+    size, mtime_ns = paths.size_and_mtime(path)
+    if size == previous.size and mtime_ns == previous.mtime_ns:
         return FileChange(ident, "unchanged", previous, start_byte=previous.size)
-    jsonl = fmt == "jsonl" if fmt is not None else path.suffix.lower() in FORMATS["jsonl"].suffixes
-    appendable = jsonl and stat.st_size > previous.size
+    jsonl = fmt == "jsonl" if fmt is not None else paths.suffix(path).lower() in JSONL_SUFFIXES
+    appendable = jsonl and size > previous.size
     digest, lines, prefix, newline = _hash_file(path, previous.size if appendable else None)
-    mark = FileMark(ident, stat.st_size, stat.st_mtime_ns, digest, lines, previous.rows)
+    mark = FileMark(ident, size, mtime_ns, digest, lines, previous.rows)
     mark.max_timestamp = previous.max_timestamp
     if appendable and prefix == previous.digest and newline:
         return FileChange(ident, "appended", mark, previous.size, previous.lines + 1)
@@ -127,7 +129,7 @@ def compare_file(path: Path, previous: FileMark | None, fmt: str | None = None) 
 
 
 def compare_files(
-    files: list[Path], previous: dict[str, FileMark], fmt: str | None = None
+    files: list[str], previous: dict[str, FileMark], fmt: str | None = None
 ) -> list[FileChange]:
     """Every current input file compared with its mark, then the marked files now gone."""
     changes = [compare_file(f, previous.get(input_identity(f)), fmt) for f in files]

@@ -25,9 +25,9 @@ from typing import Any
 
 import lancedb
 import pyarrow as pa
-import pyarrow.dataset as pads
 from lancedb.index import FTS, BTree
 
+from arborwiki.storage import paths
 from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
 
 
@@ -51,7 +51,8 @@ def _quarantine_scope(sources: Sequence[str], users: Sequence[str]) -> str | Non
 
 
 class LanceStore:
-    """A directory of Lance tables; open it inside the process that uses it."""
+    """A directory (or `s3://`/`gs://`/`az://` prefix) of Lance tables; open it inside the
+    process that uses it."""
 
     def __init__(
         self,
@@ -60,12 +61,14 @@ class LanceStore:
         create: bool = True,
         follow_runs: bool = False,
     ) -> None:
-        self.path = Path(path)
-        if not create and not self.path.is_dir():
+        self.path = str(path)
+        if not create and not paths.is_dir(self.path):
             raise FileNotFoundError(f"no store at {self.path}: build it first")
-        self.path.mkdir(parents=True, exist_ok=True)
+        paths.makedirs(self.path)
         self._db = lancedb.connect(
-            str(self.path), read_consistency_interval=timedelta(seconds=refresh_seconds)
+            self.path,
+            read_consistency_interval=timedelta(seconds=refresh_seconds),
+            storage_options=paths.lance_storage_options(self.path) or None,
         )
         self._tables: dict[str, Any] = {}
         self._rows_removed: set[str] = set()
@@ -160,7 +163,7 @@ class LanceStore:
 
     def commit_run(
         self,
-        staged: dict[str, list[Path]],
+        staged: dict[str, list[str]],
         users: Sequence[str],
         dim: int,
         quarantine_sources: Sequence[str] = (),
@@ -186,7 +189,7 @@ class LanceStore:
             if not files and not (name in USER_TABLES and users) and not replace_where:
                 continue
             reader = (
-                pads.dataset(files, format="parquet", schema=schema).scanner().to_reader()
+                paths.parquet_dataset(files, schema=schema).scanner().to_reader()
                 if files
                 else pa.RecordBatchReader.from_batches(schema, [])
             )

@@ -113,6 +113,8 @@ def rollback(store: LanceStore, run_id: str) -> RunInfo:
             "input": f"rollback to {run_id}",
             "fingerprint": target["fingerprint"],
             "counts": json.loads(target["counts"] or "{}"),
+            # what the restored state had read: the next nightly run goes on from there
+            "watermark": json.loads(target.get("watermark") or "{}"),
         }
     )
     return list_runs(store)[-1]

@@ -9,15 +9,14 @@ traceback.
 
 from __future__ import annotations
 
-import glob
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pyarrow as pa
 
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.core.schema import messages_to_table
+from arborwiki.storage import paths
 from arborwiki.storage.archive.formats import (
     FORMATS,
     SUPPORTED_SUFFIXES,
@@ -55,14 +54,15 @@ class ArchiveBatch:
     rows_read: int = 0
 
 
-def _supported(path: Path, fmt: str | None) -> bool:
+def _supported(path: str, fmt: str | None) -> bool:
     """Any file when the format is named, else one whose suffix a format claims."""
-    return path.is_file() and (fmt is not None or path.suffix.lower() in SUPPORTED_SUFFIXES)
+    return fmt is not None or paths.suffix(path).lower() in SUPPORTED_SUFFIXES
 
 
-def archive_files(path: str, fmt: str | None = None) -> list[Path]:
-    """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted).
-    With a named format `fmt`, every file must look like that format (`check_matches`)."""
+def archive_files(path: str, fmt: str | None = None) -> list[str]:
+    """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted);
+    local or on an object store (`s3://…`, see storage/paths.py). With a named format `fmt`,
+    every file must look like that format (`check_matches`)."""
     check_format_name(fmt)
     files = _files(path, fmt)
     if fmt is not None:
@@ -71,28 +71,29 @@ def archive_files(path: str, fmt: str | None = None) -> list[Path]:
     return files
 
 
-def _files(path: str, fmt: str | None) -> list[Path]:
+def _files(path: str, fmt: str | None) -> list[str]:
     expected = ", ".join(sorted(SUPPORTED_SUFFIXES))
-    if GLOB_CHARS & set(path) and not Path(path).exists():
-        matches = sorted(Path(p) for p in glob.glob(path, recursive=True))
+    if GLOB_CHARS & set(path) and not paths.exists(path):
+        matches = paths.glob(path)
         if not matches:
             raise ArchiveError(f"no files match {path!r}")
         files = [p for p in matches if _supported(p, fmt)]
         if not files:
             raise ArchiveError(f"no supported archive files ({expected}) match {path!r}")
         return files
-    target = Path(path)
-    if not target.exists():
+    if paths.is_file(path):
+        if not _supported(path, fmt):
+            suffix = paths.suffix(path) or "(none)"
+            raise ArchiveError(
+                f"unsupported archive format {suffix} for {path} (expected {expected})"
+            )
+        return [path]
+    if not paths.is_dir(path):
         raise ArchiveError(f"archive not found: {path}")
-    if target.is_dir():
-        files = sorted(p for p in target.rglob("*") if _supported(p, fmt))
-        if not files:
-            raise ArchiveError(f"no supported archive files ({expected}) in directory {path}")
-        return files
-    if fmt is None and target.suffix.lower() not in SUPPORTED_SUFFIXES:
-        suffix = target.suffix or "(none)"
-        raise ArchiveError(f"unsupported archive format {suffix} for {path} (expected {expected})")
-    return [target]
+    files = [p for p in paths.list_files(path, recursive=True) if _supported(p, fmt)]
+    if not files:
+        raise ArchiveError(f"no supported archive files ({expected}) in directory {path}")
+    return files
 
 
 def input_sources(path: str, fmt: str | None = None) -> list[str]:
@@ -109,7 +110,7 @@ def has_rows(path: str, fmt: str | None = None) -> bool:
     return any(batch.rows_read for batch in read_archive(path, batch_rows=1, fmt=fmt))
 
 
-def _rows(files: list[Path], batch_rows: int, fmt: str | None) -> Iterator[RowResult]:
+def _rows(files: list[str], batch_rows: int, fmt: str | None) -> Iterator[RowResult]:
     validator = RowValidator()
     for path in files:
         yield from format_of(path, fmt).read(path, validator, batch_rows)
@@ -147,11 +148,11 @@ def read_jsonl_tail(
 ) -> Iterator[ArchiveBatch]:
     """The rows of a JSONL file after byte `start_byte` (lines numbered on from `first_line`):
     what a nightly run reads of a file that grew since the last run."""
-    rows = iter_jsonl(Path(path), validator, start_byte, first_line)
+    rows = iter_jsonl(path, validator, start_byte, first_line)
     return _batched(rows, batch_rows)
 
 
-def _batches(files: list[Path], batch_rows: int, fmt: str | None) -> Iterator[ArchiveBatch]:
+def _batches(files: list[str], batch_rows: int, fmt: str | None) -> Iterator[ArchiveBatch]:
     return _batched(_rows(files, batch_rows, fmt), batch_rows)
 
 

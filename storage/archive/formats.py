@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-from arborwiki.storage.archive.jsonl import is_message_rows, iter_json_rows, iter_jsonl
+from arborwiki.storage import paths
+from arborwiki.storage.archive.jsonl import UTF8_BOM, is_message_rows, iter_json_rows, iter_jsonl
 from arborwiki.storage.archive.locomo import is_locomo, iter_locomo
 from arborwiki.storage.archive.parquet import iter_parquet
 from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, load_json
 
-ReadRows = Callable[[Path, RowValidator, int], Iterator[RowResult]]
+ReadRows = Callable[[str, RowValidator, int], Iterator[RowResult]]
 
 
 @dataclass(frozen=True)
@@ -55,23 +55,21 @@ PARQUET_MAGIC = b"PAR1"
 SNIFF_BYTES = 4096
 
 
-def _first_byte(path: Path) -> bytes:
-    """The first byte that is not whitespace or a UTF-8 BOM in the file's head (b"" if none)."""
-    with path.open("rb") as handle:
-        head = handle.read(SNIFF_BYTES).removeprefix(b"\xef\xbb\xbf").lstrip()
-    return head[:1]
+def _head(path: str, size: int) -> bytes:
+    with paths.open_input(path) as handle:
+        return handle.read(size)
 
 
-def check_matches(path: Path, fmt: str) -> None:
+def check_matches(path: str, fmt: str) -> None:
     """A file read as the named format must look like it: JSONL starts with an object line,
     Parquet with its magic bytes, LoCoMo and JSON rows pass their content checks. A wrong
     `--format` is one ArchiveError, not a run that quarantines every line as unreadable."""
     check_format_name(fmt)
     if fmt == "parquet":
-        with path.open("rb") as handle:
-            matches = handle.read(len(PARQUET_MAGIC)) == PARQUET_MAGIC
-    elif fmt == "jsonl":
-        matches = _first_byte(path) in (b"{", b"")
+        matches = _head(path, len(PARQUET_MAGIC)) == PARQUET_MAGIC
+    elif fmt == "jsonl":  # the first byte that is not a UTF-8 BOM or white space
+        first = _head(path, SNIFF_BYTES).removeprefix(UTF8_BOM).lstrip()[:1]
+        matches = first in (b"{", b"")
     else:
         sniff = FORMATS[fmt].sniff
         try:
@@ -82,13 +80,13 @@ def check_matches(path: Path, fmt: str) -> None:
         raise ArchiveError(f"{path} is not a {fmt} archive (--format {fmt})")
 
 
-def format_of(path: Path, fmt: str | None = None) -> ArchiveFormat:
+def format_of(path: str, fmt: str | None = None) -> ArchiveFormat:
     """The named format, else the only one claiming the suffix, else the one whose content
     check the file passes; none: a one-line ArchiveError naming the choices."""
     check_format_name(fmt)
     if fmt is not None:
         return FORMATS[fmt]
-    suffix = path.suffix.lower()
+    suffix = paths.suffix(path).lower()
     claimants = [f for f in FORMATS.values() if suffix in f.suffixes]
     if len(claimants) == 1:
         return claimants[0]

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
+from arborwiki.storage import paths
 from arborwiki.storage.archive.rows import RowResult, RowValidator, input_identity, load_json
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def iter_jsonl(
-    path: Path, validator: RowValidator, start_byte: int = 0, first_line: int = 1
+    path: str, validator: RowValidator, start_byte: int = 0, first_line: int = 1
 ) -> Iterator[RowResult]:
     """One message per non-blank line; location is 'name.jsonl:LINE' (1-based).
 
@@ -24,12 +24,12 @@ def iter_jsonl(
     """
     source = input_identity(path)
     validator.start_file()
-    with path.open("rb") as handle:
+    with paths.open_input(path) as handle:
         handle.seek(start_byte)
         for line_number, line_bytes in enumerate(handle, start=first_line):
             if line_number == 1 and line_bytes.startswith(UTF8_BOM):
                 line_bytes = line_bytes[len(UTF8_BOM) :]
-            location = f"{path.name}:{line_number}"
+            location = f"{paths.name(path)}:{line_number}"
             stripped = line_bytes.rstrip(b"\r\n")
             if not stripped.strip():
                 continue
@@ -56,10 +56,10 @@ def is_message_rows(data: object) -> bool:
     )
 
 
-def iter_json_rows(path: Path, validator: RowValidator) -> Iterator[RowResult]:
+def iter_json_rows(path: str, validator: RowValidator) -> Iterator[RowResult]:
     """One message per array element; location is 'name.json:INDEX' (0-based)."""
     source = input_identity(path)
     validator.start_file()
     for index, row in enumerate(load_json(path)):
         raw = json.dumps(row, ensure_ascii=False, sort_keys=True)
-        yield validator.validate(row, source, f"{path.name}:{index}", raw)
+        yield validator.validate(row, source, f"{paths.name(path)}:{index}", raw)

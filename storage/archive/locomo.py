@@ -24,6 +24,7 @@ from typing import Any
 
 from arborwiki.core.evaluation.gold import QA, split_gold
 from arborwiki.core.records import TIME_EXTRA_KEY, TIME_UNKNOWN, Message
+from arborwiki.storage import paths
 from arborwiki.storage.archive.rows import (
     ArchiveError,
     RowError,
@@ -59,7 +60,7 @@ def is_locomo(data: Any) -> bool:
 
 def load_locomo_json(path: str | Path) -> list[dict[str, Any]]:
     """Parse and check the file shape; a `.json` that is not LoCoMo is an ArchiveError."""
-    data = load_json(Path(path))
+    data = load_json(str(path))
     if not is_locomo(data):
         raise ArchiveError(
             f"{path}: not a LoCoMo archive (a list of samples with 'conversation' and 'sample_id')"
@@ -159,7 +160,7 @@ def sample_turns(sample: dict[str, Any], file_name: str = "") -> Iterator[Locomo
 
 def sample_messages(sample: dict[str, Any], source: str = "") -> list[Message]:
     """The well-formed turns of one sample (bad ones are skipped; the archive quarantines them)."""
-    return [t.message for t in sample_turns(sample, Path(source).name) if t.message is not None]
+    return [t.message for t in sample_turns(sample, paths.name(source)) if t.message is not None]
 
 
 def read_locomo(path: str) -> list[Message]:
@@ -187,12 +188,12 @@ def read_locomo_qa(path: str, categories: tuple[int, ...] = (1, 2, 3, 4)) -> lis
     return items
 
 
-def iter_locomo(path: Path, validator: RowValidator) -> Iterator[RowResult]:
+def iter_locomo(path: str, validator: RowValidator) -> Iterator[RowResult]:
     """One row per turn; location is 'name.json:SAMPLE:session_N:turn_K' (0-based turn)."""
     source = input_identity(path)
     validator.start_file()
     for sample in load_locomo_json(path):
-        for turn in sample_turns(sample, path.name):
+        for turn in sample_turns(sample, paths.name(path)):
             if turn.message is None:
                 reason = turn.error or "invalid turn"
                 yield validator.quarantine(reason, source, turn.location, turn.raw, turn.sample_id)

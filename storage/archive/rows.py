@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from arborwiki.core.errors import InputError
 from arborwiki.core.records import Message, QuarantineRow, Role, stable_id
+from arborwiki.storage import paths
 
 REQUIRED_FIELDS = ("user_id", "message_id", "text", "timestamp")
 OPTIONAL_FIELDS = ("conversation_id", "session_id", "turn_index", "speaker", "role")
@@ -39,13 +40,13 @@ class RowError(ValueError):
     """A row-level problem; its message becomes the quarantine reason."""
 
 
-def input_identity(path: Path) -> str:
-    """The canonical name of an input file: its resolved absolute path.
+def input_identity(path: str | Path) -> str:
+    """The canonical name of an input file: its resolved absolute path (a URI as given).
 
     Quarantine rows are keyed and replaced by it, so `a.jsonl`, `./a.jsonl` and
     `/abs/a.jsonl` are one input (one quarantine row per bad line, however it is named).
     """
-    return storable(str(path.resolve()))
+    return storable(paths.canonical(str(path)))
 
 
 def storable(text: str) -> str:
@@ -268,10 +269,10 @@ class RowValidator:
 RowResult = Message | QuarantineRow  # what a format's reader yields, one per input row
 
 
-def load_json(path: Path) -> Any:
+def load_json(path: str | Path) -> Any:
     """A whole JSON file; unreadable or invalid JSON is a one-line ArchiveError."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(paths.read_bytes(str(path)).decode("utf-8"))
     except json.JSONDecodeError as err:
         where = f"line {err.lineno} column {err.colno}"
         raise ArchiveError(

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from arborwiki.cluster.build import InjectedAbort, config_hash, run_build
 from arborwiki.cluster.nightly import NightlyReport, run_nightly
+from arborwiki.cluster.store_admin import rollback_store
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.records import Message
 from arborwiki.jobs.cli import app
@@ -127,6 +128,11 @@ def history(ray_local: None, cfg: Config, tmp_path_factory: pytest.TempPathFacto
     h["day3_user_after"] = len(LanceStore(store_dir).rows("messages", DAY3_USER))
     h["day3_user_before"] = sum(m.user_id == DAY3_USER for m in day1)
     h["day3_new"] = len(day3)
+
+    rollback_store(str(store_dir), h["day2"].build.run_id)
+    h["after_rollback"] = len(LanceStore(store_dir).rows("messages", DAY3_USER))
+    h["redo"] = run_nightly(str(archive), str(store_dir), cfg)
+    h["redo_user_after"] = len(LanceStore(store_dir).rows("messages", DAY3_USER))
     return h
 
 
@@ -135,7 +141,8 @@ def test_first_nightly_is_a_full_build_and_runs_record_watermarks(history, cfg) 
     assert first.mode == "full" and "no earlier run" in first.reason
     assert first.build is not None and first.build.committed
     runs = LanceStore(history["store"]).table("runs").to_arrow().to_pylist()
-    marks = [json.loads(r["watermark"]) for r in sorted(runs, key=lambda r: r["finished_at"])]
+    ordered = sorted(runs, key=lambda r: r["finished_at"])[:3]  # days 1-3 (then a rollback)
+    marks = [json.loads(r["watermark"]) for r in ordered]
     assert [m["mode"] for m in marks] == ["full", "incremental", "incremental"]
     assert {m["config_hash"] for m in marks} == {config_hash(cfg)}
     assert all(m["failed_users"] == [] and m["seconds"]["total"] > 0 for m in marks)
@@ -252,6 +259,18 @@ def test_an_aborted_run_leaves_the_store_as_it_was_and_the_next_completes_it(his
     assert done.build is not None and done.build.committed
     assert done.build.shards_built == 0 and done.build.shards_skipped == 1  # the abort's output
     assert history["day3_user_after"] == history["day3_user_before"] + history["day3_new"]
+
+
+def test_after_a_rollback_nightly_goes_on_from_the_restored_runs_watermark(history) -> None:
+    assert history["after_rollback"] == history["day3_user_before"]
+    runs = LanceStore(history["store"]).table("runs").to_arrow().to_pylist()
+    by_id = {r["run_id"]: r for r in runs}
+    rollback = next(r for r in runs if r["input"].startswith("rollback to"))
+    assert rollback["watermark"] == by_id[history["day2"].build.run_id]["watermark"]
+    redo: NightlyReport = history["redo"]
+    assert redo.mode == "incremental" and redo.users == [DAY3_USER]
+    assert [f["kind"] for f in redo.files] == ["appended"]
+    assert history["redo_user_after"] == history["day3_user_after"]
 
 
 def test_a_config_change_that_alters_output_forces_a_full_build(history: dict) -> None:
