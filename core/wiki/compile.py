@@ -13,12 +13,20 @@ from arborwiki.core.wiki.content import PageContent, PageLink
 from arborwiki.core.wiki.context import EmbedFn, WikiInputs
 from arborwiki.core.wiki.entities import plan_entity_pages
 from arborwiki.core.wiki.inventory import plan_inventory_pages
-from arborwiki.core.wiki.naming import filename_for, page_filename, page_id_for
+from arborwiki.core.wiki.naming import (
+    STORED_SUBPAGE_WORD,
+    filename_for,
+    page_filename,
+    page_id_for,
+)
 from arborwiki.core.wiki.topics import plan_topic_pages, topic_page
 from arborwiki.core.wiki.writer import PageWriter, TemplateWriter, write_page
 
 INDEX_TITLE = "Memory index"
 INDEX_GROUPS = {"entity": "Entities", "topic": "Topics", "inventory": "Inventories"}
+# Link headings of a split page and its subpages, in the stored word (see naming.py).
+SUBPAGES_GROUP = f"{STORED_SUBPAGE_WORD.capitalize()}s"
+SIBLINGS_GROUP = f"Sibling {STORED_SUBPAGE_WORD}s"
 
 
 def wiki_coverage(pages: list[WikiPage], trajectories: list[Trajectory]) -> float:
@@ -68,10 +76,10 @@ def _link(contents: list[PageContent]) -> None:
     related = _related_topics_and_entities(pages, subpages_of)
     for c in pages:
         c.refs = [to(index, "Index")]
-        c.refs += [to(s, "Subpages") for s in subpages_of.get(id(c), [])]
+        c.refs += [to(s, SUBPAGES_GROUP) for s in subpages_of.get(id(c), [])]
         if c.parent is not None:
             c.refs.append(to(c.parent, "Parent"))
-            c.refs += [to(s, "Sibling subpages") for s in subpages_of[id(c.parent)] if s is not c]
+            c.refs += [to(s, SIBLINGS_GROUP) for s in subpages_of[id(c.parent)] if s is not c]
         c.refs += [to(r, "Related") for r in related.get(id(c), [])]
 
 

@@ -10,7 +10,7 @@ from arborwiki.core.words import content_words
 
 @dataclass(frozen=True)
 class PageLink:
-    """A link to another page, grouped under a heading ("Subpages", "Entities", ...)."""
+    """A link to another page, grouped under a heading ("Entities", "Parent", ...)."""
 
     group: str
     title: str

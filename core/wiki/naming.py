@@ -5,6 +5,11 @@ from __future__ import annotations
 from arborwiki.core.records import PageKind, WikiPage, stable_id
 from arborwiki.core.wiki.text import slugify
 
+# The word stored page text uses for a subpage (link headings, file names): "shard", as the
+# first stores wrote it. Page Markdown is stored, embedded and full-text indexed, so another
+# word would change every split page's vector and rows (and the LoCoMo dev figures).
+STORED_SUBPAGE_WORD = "shard"
+
 
 def page_id_for(user_id: str, kind: PageKind, title: str, subpage_index: int) -> str:
     return stable_id("page", user_id, kind, title, subpage_index)
@@ -12,7 +17,7 @@ def page_id_for(user_id: str, kind: PageKind, title: str, subpage_index: int) ->
 
 def filename_for(kind: str, title: str, subpage_index: int = 0, subpage_count: int = 1) -> str:
     """Slug of kind + title (+ its number when the page is one of a split page's subpages)."""
-    number = f" subpage {subpage_index + 1}" if subpage_count > 1 else ""
+    number = f" {STORED_SUBPAGE_WORD} {subpage_index + 1}" if subpage_count > 1 else ""
     return f"{slugify(f'{kind} {title}{number}')}.md"
 
 

@@ -128,14 +128,14 @@ def test_entity_in_thirteen_trajectories_splits_into_four_linked_subpages(embed)
     assert [(p.shard_index, p.shard_count) for p in subpages] == [(i, 4) for i in range(4)]
     assert parent.trajectory_ids == [f"t{i:02d}" for i in range(13)]
     subpage_ids = [p.page_id for p in subpages]
-    assert "## Subpages" in parent.markdown and "subpage-2.md)" in parent.markdown
+    assert "## Shards" in parent.markdown and "shard-2.md)" in parent.markdown
     assert set(subpage_ids) <= set(parent.links)
     for subpage in subpages:
         assert subpage.kind == "entity"
         assert set(subpage.links) >= {parent.page_id, *subpage_ids} - {subpage.page_id}
         assert subpage.page_id not in subpage.links
         assert f"]({page_filename(parent)})" in subpage.markdown
-        assert "## Sibling subpages" in subpage.markdown and "shard" not in subpage.markdown
+        assert "## Sibling shards" in subpage.markdown  # the stored word (core/wiki/naming.py)
     assert [p.trajectory_ids for p in run() if p.parent_page_id] == [
         p.trajectory_ids for p in subpages
     ]
