@@ -128,7 +128,7 @@ class BuildSummary:
         return (
             f"users={self.users} messages={self.messages} snapshots={self.snapshots} "
             f"claims={self.claims} trajectories={self.trajectories} pages={self.pages} "
-            f"({kinds}; entity shards {self.page_kinds.get('shards', 0)}) "
+            f"({kinds}; entity subpages {self.page_kinds.get('subpages', 0)}) "
             f"quarantined={self.quarantined} rows_read={self.rows_read} "
             f"failed_users={len(self.failed_users)} "
             f"shards_built={self.shards_built} shards_skipped={self.shards_skipped} "
@@ -190,20 +190,25 @@ def _remove_dead_staging(work: str) -> None:
 
 # ------------------------------------------------------------------ the driver
 def run_build(
-    input_path: str, store_path: str, cfg: Config, progress: Progress | None = None
+    input_path: str,
+    store_path: str,
+    cfg: Config,
+    progress: Progress | None = None,
+    fmt: str | None = None,
 ) -> BuildSummary:
-    """Build (or rebuild) memory for every user in `input_path` into the Lance store.
+    """Build (or rebuild) memory for every user in `input_path` into the Lance store; `fmt`
+    names the archive format of every input file (None: by suffix, `.json` by content).
 
     Staging is removed on success, on failure and on SIGTERM/Ctrl-C (in-flight Ray tasks and
     actors are cancelled first); a driver killed outright leaves it for the next run to remove.
     """
-    files = archive_files(input_path)  # bad paths fail here, before Ray starts
+    files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
     store_dir = store_path  # a local path or an object-store URI (storage/paths.py)
     _remove_dead_staging(paths.join(store_dir, WORK))  # even when this run fails before staging
-    if not has_rows(input_path):  # not a "committed" run that changed nothing
+    if not has_rows(input_path, fmt):  # not a "committed" run that changed nothing
         raise ArchiveError(f"archive {input_path} has no rows: nothing to build")
     with staged_run(store_dir, cfg) as (staging, live):
-        return _build(input_path, files, store_dir, staging, cfg, live, progress)
+        return _build(input_path, files, store_dir, staging, cfg, live, progress, fmt)
 
 
 @contextlib.contextmanager
@@ -228,12 +233,16 @@ ReadSpec = tuple[int, str, int, int]
 """(file index, path, start byte, first line) of one file to read."""
 
 
-def read_files(specs: list[ReadSpec], staging: str, cfg: Config, live: LiveWork) -> Partition:
+def read_files(
+    specs: list[ReadSpec], staging: str, cfg: Config, live: LiveWork, fmt: str | None = None
+) -> Partition:
     """Read + validate + partition: one Ray task per input file, in parallel."""
     store = store_task_options(staging, *(spec[1] for spec in specs))
     task = ray.remote(num_cpus=1, max_retries=2, **store)(partition_file)
     n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-    refs = [task.remote(i, f, str(staging), n, batch, start, line) for i, f, start, line in specs]
+    refs = [
+        task.remote(i, f, str(staging), n, batch, start, line, fmt) for i, f, start, line in specs
+    ]
     live.refs.update(refs)
     results = ray.get(refs)
     live.refs.difference_update(refs)
@@ -265,16 +274,17 @@ def _build(
     cfg: Config,
     live: LiveWork,
     progress: Progress | None,
+    fmt: str | None = None,
 ) -> BuildSummary:
     started_at = datetime.now(UTC)
     timeline = Timeline()
     timeline.start("read")
     marks = {input_identity(f): mark_file(f) for f in files}  # before the read: see README
-    part = read_files([(i, str(f), 0, 1) for i, f in enumerate(files)], staging, cfg, live)
+    part = read_files([(i, str(f), 0, 1) for i, f in enumerate(files)], staging, cfg, live, fmt)
     timeline.end("read")
     scope = CommitScope(
         input=str(input_path),
-        quarantine_sources=input_sources(input_path),
+        quarantine_sources=input_sources(input_path, fmt),
         watermark=watermark(cfg, "full", marks, part),
     )
     return compile_and_commit(part, store_dir, cfg, live, progress, timeline, started_at, scope)

@@ -155,20 +155,22 @@ def run_nightly(
     cfg: Config,
     dry_run: bool = False,
     progress: Progress | None = None,
+    fmt: str | None = None,
 ) -> NightlyReport:
-    """Rebuild the users touched by data new since the last committed run (see module doc)."""
+    """Rebuild the users touched by data new since the last committed run (see module doc);
+    `fmt` names the archive format of every input file (None: by suffix)."""
     started = time.time()
-    files = archive_files(input_path)  # bad paths fail here, before Ray starts
+    files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
     store_dir = store_path  # a local path or an object-store URI
     previous, run_id = last_watermark(store_dir)
     reason = _full_reason(previous, run_id, config_hash(cfg))
     changes: list[FileChange] = []
     if reason is None and previous is not None:
         marks = {p: FileMark.from_dict(m) for p, m in previous["files"].items()}
-        changes = compare_files(files, marks)
+        changes = compare_files(files, marks, fmt)
         reason = _change_reason(changes)
     if reason is not None:
-        return _full(input_path, store_dir, cfg, reason, dry_run, progress, started)
+        return _full(input_path, store_dir, cfg, reason, dry_run, progress, started, fmt)
     report = NightlyReport("incremental", "", dry_run=dry_run, since_run=run_id)
     report.files = [c.to_dict() for c in changes if c.kind != "unchanged"]
     todo = [c for c in changes if c.kind in ("new", "appended")]
@@ -182,10 +184,10 @@ def run_nightly(
     if dry_run:
         with tempfile.TemporaryDirectory() as tmp:
             n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-            results = [partition_file(i, f, tmp, n, batch, s, line) for i, f, s, line in specs]
+            results = [partition_file(i, f, tmp, n, batch, s, line, fmt) for i, f, s, line in specs]
             part = merge_partitions(tmp, n, results)
             if (why := _defaulted_turns(part)) is not None:
-                return _full(input_path, store_dir, cfg, why, dry_run, progress, started)
+                return _full(input_path, store_dir, cfg, why, dry_run, progress, started, fmt)
             _describe(report, part, _add_stored(part, store_dir, tmp, cfg), cfg)
         report.seconds = time.time() - started
         return report
@@ -194,7 +196,7 @@ def run_nightly(
         started_at = datetime.now(UTC)
         timeline = Timeline()
         timeline.start("read")
-        part = read_files(specs, staging, cfg, live)
+        part = read_files(specs, staging, cfg, live, fmt)
         fallback = _defaulted_turns(part)
         if fallback is None:
             stored_ids = _add_stored(part, store_dir, staging, cfg)
@@ -210,7 +212,7 @@ def run_nightly(
                 part, store_dir, cfg, live, progress, timeline, started_at, scope
             )
     if fallback is not None:
-        return _full(input_path, store_dir, cfg, fallback, dry_run, progress, started)
+        return _full(input_path, store_dir, cfg, fallback, dry_run, progress, started, fmt)
     report.seconds = time.time() - started
     return report
 
@@ -233,14 +235,17 @@ def _full(
     dry_run: bool,
     progress: Progress | None,
     started: float,
+    fmt: str | None = None,
 ) -> NightlyReport:
     """The whole archive through `run_build` (or, dry, what it holds)."""
     report = NightlyReport("full", reason, dry_run=dry_run)
     if dry_run:
         with tempfile.TemporaryDirectory() as tmp:
             n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-            files = archive_files(input_path)
-            results = [partition_file(i, str(f), tmp, n, batch) for i, f in enumerate(files)]
+            files = archive_files(input_path, fmt)
+            results = [
+                partition_file(i, str(f), tmp, n, batch, fmt=fmt) for i, f in enumerate(files)
+            ]
             part = merge_partitions(tmp, n, results)
         report.users = sorted(set().union(*part.users.values()))
         report.new_rows, report.new_quarantined = part.rows_read, part.rows_quarantined
@@ -251,7 +256,7 @@ def _full(
         runs = paths.join(store_dir, WORK, "runs")
         for marker in paths.list_files(runs, recursive=False, pattern="*.committed"):
             paths.remove(marker)
-        report.build = run_build(input_path, store_dir, cfg, progress)
+        report.build = run_build(input_path, store_dir, cfg, progress, fmt)
     report.seconds = time.time() - started
     return report
 

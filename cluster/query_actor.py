@@ -45,7 +45,7 @@ class QueryActor:
     def ask(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> dict[str, Any]:
-        """SPEC §6.4: query, answer with the configured LLM, check citations and numbers."""
+        """Query, answer with the configured LLM, check citations and numbers."""
         if self.cfg.answer.backend == "none":
             raise ValueError(
                 "answer.backend is 'none': set answer.backend=openai or vllm to get answers, "

@@ -72,10 +72,12 @@ def partition_file(
     batch_rows: int = 50_000,
     start_byte: int = 0,
     first_line: int = 1,
+    fmt: str | None = None,
 ) -> FilePartition:
     """Stream one file into out_dir/shard-K/part-F-N.parquet; quarantine into out_dir/quarantine.
 
-    With `start_byte` > 0 (a JSONL file that grew) only the bytes after it are read.
+    With `start_byte` > 0 (a JSONL file that grew) only the bytes after it are read. `fmt`
+    names the archive format (`storage.archive.FORMATS`); None: by suffix.
     """
     out = str(out_dir)
     result = FilePartition(file_index=file_index, source=path)
@@ -84,7 +86,7 @@ def partition_file(
     batches = (
         read_jsonl_tail(path, start_byte, first_line, validator, batch_rows)
         if start_byte
-        else read_archive(path, batch_rows=batch_rows)
+        else read_archive(path, batch_rows=batch_rows, fmt=fmt)
     )
     latest = None
     for n, batch in enumerate(batches):
@@ -161,12 +163,17 @@ def merge_partitions(
 
 
 def partition_archive(
-    path: str, out_dir: str | Path, num_shards: int, batch_rows: int = 50_000
+    path: str,
+    out_dir: str | Path,
+    num_shards: int,
+    batch_rows: int = 50_000,
+    fmt: str | None = None,
 ) -> Partition:
     """The whole read stage in-process: every file of `path`, one after the other."""
-    files = archive_files(path)
+    files = archive_files(path, fmt)
     results = [
-        partition_file(i, str(f), str(out_dir), num_shards, batch_rows) for i, f in enumerate(files)
+        partition_file(i, str(f), str(out_dir), num_shards, batch_rows, fmt=fmt)
+        for i, f in enumerate(files)
     ]
     return merge_partitions(out_dir, num_shards, results)
 

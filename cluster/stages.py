@@ -311,7 +311,7 @@ class CompileStage:
                 counts[f"extractor:{snapshot.extractor}"] += 1
             for page in memory.pages:
                 counts[f"pages:{page.kind}"] += 1
-                counts["pages:shards"] += page.parent_page_id is not None
+                counts["pages:subpages"] += page.parent_page_id is not None
         for name in USER_TABLES:
             if staged[name]:
                 paths.write_parquet(

@@ -1,4 +1,4 @@
-"""Configuration, declared once as pydantic models; every SPEC weight is named here.
+"""Configuration, declared once as pydantic models; every scoring weight is named here.
 
 `configs/default.yaml` mirrors these defaults (a test keeps them equal). Load a
 YAML file with `load_config(path)`; override single values with dotted keys,
@@ -7,6 +7,7 @@ e.g. `attach.judge_threshold=0.4` (what the CLI's `--set` does).
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any, Literal
 
@@ -127,7 +128,9 @@ class EmbedConfig(Section):
 
 
 class AttachConfig(Section):
-    """SPEC §3: g(σ,T) weights, bonuses and the judge."""
+    """Attaching a snapshot σ to a trajectory T: the weights and bonuses of
+    g(σ,T) = w_sum·cos(e_σ, e_T^sum) + w_latest·cos(e_σ, e_T^latest) + w_keywords·J(K_σ, K_T)
+    + b_entity + b_facet + b_cont − p_mismatch (core/forest/scoring.py), and the judge."""
 
     w_sum: float = Field(0.60, description="weight of cos(e_σ, e_T^sum)")
     w_latest: float = Field(0.20, description="weight of cos(e_σ, e_T^latest)")
@@ -170,7 +173,7 @@ class AttachConfig(Section):
 
 
 class LifecycleConfig(Section):
-    """SPEC §4."""
+    """The append-only claim lifecycle (ADD / REVISE / DEPRECATE, core/forest/lifecycle.py)."""
 
     max_prefilter: int = Field(3, ge=1, description="earlier claims the judge sees at most")
     single_valued_attributes: list[str] = Field(
@@ -222,13 +225,16 @@ DEFAULT_INVENTORY: dict[str, list[str]] = {
 
 
 class WikiConfig(Section):
-    """SPEC §5."""
+    """The Memory Wiki: which entities get pages, when an entity page splits into subpages,
+    topic and inventory pages (core/wiki/)."""
 
     entity_split_threshold: int = Field(6, description="split entity pages linking > this")
-    shard_size: int = Field(4, ge=1, description="target trajectories per entity shard")
+    subpage_size: int = Field(
+        4, ge=1, description="target trajectories per subpage of a split entity page"
+    )
     min_entity_mentions: int = Field(2, ge=1, description="snapshots naming an entity for a page")
-    seed: int = Field(0, description="k-means seed, for deterministic shards")
-    kmeans_n_init: int = Field(4, ge=1, description="k-means restarts (fixed: same shards)")
+    seed: int = Field(0, description="k-means seed, for deterministic subpages")
+    kmeans_n_init: int = Field(4, ge=1, description="k-means restarts (fixed: same subpages)")
     topic_keywords: int = Field(
         2, ge=1, description="trajectories whose first this-many keywords agree share a topic"
     )
@@ -243,7 +249,8 @@ class WikiConfig(Section):
 
 
 class QueryConfig(Section):
-    """SPEC §6: routing, S(T) weights, budget."""
+    """Queries: routing to pages, the selection score S(T) of core/query/selection.py, and
+    the token budget spent on evidence."""
 
     top_pages: int = Field(8, ge=1, description="t: pages routed to")
     message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
@@ -342,7 +349,8 @@ class QueryConfig(Section):
 
 
 class AnswerConfig(Section):
-    """SPEC §6 step 4: the optional LLM answer over E_q, then a deterministic check."""
+    """The optional LLM answer over the evidence E_q, then a deterministic check of its
+    citations and numbers (core/answer/check.py)."""
 
     backend: Literal["none", "openai", "vllm"] = Field(
         "none", description="none: return E_q as cited context for the caller's own model"
@@ -430,6 +438,31 @@ class Config(Section):
     store: StoreConfig = Field(default_factory=StoreConfig)
 
 
+RENAMED_KEYS = {"wiki.shard_size": "wiki.subpage_size"}  # old → new ("shard": the Ray user shard)
+
+
+def _renamed(key: str) -> str:
+    """The current name of a dotted key; an old name still works, with a FutureWarning."""
+    new = RENAMED_KEYS.get(key)
+    if new is None:
+        return key
+    warnings.warn(f"{key} is deprecated: use {new}", FutureWarning, stacklevel=3)
+    return new
+
+
+def _rename_old_keys(data: dict[str, Any]) -> None:
+    """Move a YAML file's old keys to their new names (both names in one file: an error)."""
+    for old, new in RENAMED_KEYS.items():
+        section, old_leaf = old.split(".")
+        new_leaf = new.split(".")[1]
+        node = data.get(section)
+        if isinstance(node, dict) and old_leaf in node:
+            if new_leaf in node:
+                raise ValueError(f"{old} is the old name of {new}: give one")
+            _renamed(old)
+            node[new_leaf] = node.pop(old_leaf)
+
+
 def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
     *path, leaf = key.split(".")
     node = data
@@ -446,9 +479,10 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         if not source.exists():
             raise FileNotFoundError(f"config file not found: {source}")
         data = yaml.safe_load(source.read_text()) or {}
+        _rename_old_keys(data)
     for item in overrides or []:
         if "=" not in item:
             raise ValueError(f"override must look like section.key=value, got {item!r}")
         key, raw = item.split("=", 1)
-        _set_dotted(data, key.strip(), yaml.safe_load(raw))
+        _set_dotted(data, _renamed(key.strip()), yaml.safe_load(raw))
     return Config.model_validate(data)

@@ -1,8 +1,8 @@
 """Typed records passed between pipeline stages and stored as rows.
 
-These are the storage-side rows (SPEC §2). What an LLM fills in during
-extraction lives in `core.extract.schema`, deliberately apart from these, so a
-prompt change never changes a table schema. Every id is a stable content hash
+These are the storage-side rows, one Lance table each (storage/tables.py). What an LLM
+fills in during extraction lives in `core.extract.schema`, deliberately apart from these,
+so a prompt change never changes a table schema. Every id is a stable content hash
 (`stable_id`), so a rebuild of the same archive yields the same ids.
 """
 
@@ -119,7 +119,8 @@ class Window(Record):
 
 
 class Claim(Record):
-    """An atomic belief with its lifecycle state (SPEC §4). Never deleted, only superseded."""
+    """An atomic belief with its lifecycle state (ADD / REVISE / DEPRECATE). Never deleted,
+    only superseded."""
 
     claim_id: str
     user_id: str
@@ -141,7 +142,7 @@ class Claim(Record):
 
 
 class Snapshot(Record):
-    """An immutable episodic snapshot σ extracted from one window (SPEC §2)."""
+    """An immutable episodic snapshot σ extracted from one window of messages."""
 
     snapshot_id: str
     user_id: str
@@ -160,7 +161,8 @@ class Snapshot(Record):
 
 
 class ForestNode(Record):
-    """A snapshot placed in the user's forest of interaction states (ArborMem)."""
+    """A snapshot placed in the user's forest of interaction states (a trajectory is a
+    branch of it)."""
 
     node_id: str
     user_id: str
@@ -178,7 +180,7 @@ class ForestNode(Record):
 
 
 class Trajectory(Record):
-    """A branch of the forest: a linear chain of snapshots (TrajWiki's trajectory)."""
+    """A branch of the forest: a linear chain of snapshots."""
 
     trajectory_id: str
     user_id: str
@@ -196,7 +198,7 @@ class Trajectory(Record):
 
 
 class EvidenceItem(Record):
-    """A reusable fact or structured record, shared across branches (ArborMem evidence bank)."""
+    """A reusable fact or structured record of the evidence bank, shared across branches."""
 
     evidence_id: str
     user_id: str
@@ -216,7 +218,7 @@ class EvidenceItem(Record):
 
 
 class WikiPage(Record):
-    """A compiled Memory Wiki page (SPEC §5)."""
+    """A compiled Memory Wiki page (index, entity, topic or inventory)."""
 
     page_id: str
     user_id: str
@@ -227,8 +229,10 @@ class WikiPage(Record):
     links: list[str] = Field(default_factory=list, description="page ids this page links to")
     items: list[str] = Field(default_factory=list, description="inventory items or entity names")
     parent_page_id: str | None = None
-    shard_index: int = 0
-    shard_count: int = 1
+    # A subpage's number among its split parent's subpages (the Ray user shard is another
+    # thing): the columns keep their first name so existing stores keep reading.
+    shard_index: int = Field(0, description="0-based number of this subpage of a split page")
+    shard_count: int = Field(1, description="subpages of the split page; 1: not split")
     vector: list[float] | None = None
 
 

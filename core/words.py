@@ -93,6 +93,11 @@ def normalize_phrase(text: str) -> str:
     return " ".join(text.lower().split()).strip(_EDGE_PUNCTUATION)
 
 
+def words(text: str) -> set[str]:
+    """Every lower-cased word (`\\w+`) of `text`, stop words included."""
+    return set(_WORD.findall(text.lower()))
+
+
 def content_words(text: str) -> set[str]:
     """Lower-cased words minus stop words and single letters."""
     return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and len(w) > 1}

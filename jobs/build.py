@@ -9,7 +9,9 @@ from arborwiki.core.config import Config
 from arborwiki.jobs.common import print_failures, shard_progress
 
 
-def build(input_path: str, store: str, cfg: Config, as_json: bool = False) -> BuildSummary:
+def build(
+    input_path: str, store: str, cfg: Config, as_json: bool = False, fmt: str | None = None
+) -> BuildSummary:
     """Run the build with a progress bar (stderr); print the summary line or one JSON object.
     An archive that holds no row at all is an error (exit 2), not a "committed" run that
     changed nothing."""
@@ -19,6 +21,7 @@ def build(input_path: str, store: str, cfg: Config, as_json: bool = False) -> Bu
             store,
             cfg,
             progress=progress,
+            fmt=fmt,
         )
     if as_json:
         print(json.dumps(summary.to_dict(), sort_keys=True))

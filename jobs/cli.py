@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from arborwiki.jobs.common import ConfigOpt, SetOpt, config_from, one_line_errors
+from arborwiki.jobs.common import ConfigOpt, FormatOpt, SetOpt, config_from, one_line_errors
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 REPO = Path(__file__).resolve().parent.parent
@@ -21,6 +21,7 @@ def build_cmd(
     ),
     store: str = typer.Option(..., "--store", "-s", help="Lance store directory"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object"),
+    fmt: str | None = FormatOpt,
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
@@ -32,7 +33,7 @@ def build_cmd(
     from arborwiki.jobs.build import build, too_many_failures
 
     cfg = config_from(config, set)
-    if too_many_failures(build(input, store, cfg, as_json), cfg):
+    if too_many_failures(build(input, store, cfg, as_json, fmt), cfg):
         raise SystemExit(1)  # not typer.Exit: one_line_errors maps RuntimeErrors to exit 2
 
 
@@ -43,6 +44,7 @@ def nightly_cmd(
     store: str = typer.Option(..., "--store", "-s", help="Lance store directory"),
     dry_run: bool = typer.Option(False, "--dry-run", help="print what would change, write nothing"),
     as_json: bool = typer.Option(False, "--json", help="print the report as one JSON object"),
+    fmt: str | None = FormatOpt,
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
@@ -55,7 +57,7 @@ def nightly_cmd(
     from arborwiki.jobs.nightly import nightly
 
     cfg = config_from(config, set)
-    report = nightly(input, store, cfg, dry_run, as_json)
+    report = nightly(input, store, cfg, dry_run, as_json, fmt)
     if report.build is not None and too_many_failures(report.build, cfg):
         raise SystemExit(1)
 

@@ -19,6 +19,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 ConfigOpt = typer.Option(None, "--config", "-c", help="YAML config (default configs/default.yaml)")
 SetOpt = typer.Option(None, "--set", help="override, e.g. --set query.k=10 (repeatable)")
+FormatOpt = typer.Option(
+    None,
+    "--format",
+    "-f",
+    help="archive format of every input file: jsonl, parquet, locomo or json "
+    "(default: by suffix; a .json by content)",
+)
 
 
 def config_from(path: str | None, overrides: list[str] | None) -> Config:

@@ -10,7 +10,12 @@ from arborwiki.jobs.common import print_failures, shard_progress
 
 
 def nightly(
-    input_path: str, store: str, cfg: Config, dry_run: bool = False, as_json: bool = False
+    input_path: str,
+    store: str,
+    cfg: Config,
+    dry_run: bool = False,
+    as_json: bool = False,
+    fmt: str | None = None,
 ) -> NightlyReport:
     """Run (or, dry, plan) the nightly rebuild; print its report or one JSON object."""
     with shard_progress() as progress:
@@ -20,6 +25,7 @@ def nightly(
             cfg,
             dry_run=dry_run,
             progress=progress,
+            fmt=fmt,
         )
     if as_json:
         print(json.dumps(report.to_dict(), sort_keys=True, default=str))

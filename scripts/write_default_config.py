@@ -7,7 +7,7 @@ import yaml
 from arborwiki.core.config import DEFAULT_CONFIG, Config
 
 HEADER = (
-    "# arborwiki defaults — every setting and SPEC weight, validated by core/config.py.\n"
+    "# arborwiki defaults — every setting and scoring weight, validated by core/config.py.\n"
     "# Regenerate with: python scripts/write_default_config.py\n"
 )
 

@@ -33,6 +33,8 @@ from arborwiki.storage.lance_store import LanceStore, sql_in
 READ_CHUNK_BYTES = 1 << 20
 ChangeKind = Literal["new", "appended", "unchanged", "changed", "removed"]
 
+JSONL_SUFFIXES = FORMATS["jsonl"].suffixes
+
 
 @dataclass
 class FileMark:
@@ -105,15 +107,17 @@ def mark_file(path: str) -> FileMark:
     return FileMark(input_identity(path), size, mtime_ns, digest, lines)
 
 
-def compare_file(path: str, previous: FileMark | None) -> FileChange:
-    """How `path` differs from what the last run read of it (see the module docstring)."""
+def compare_file(path: str, previous: FileMark | None, fmt: str | None = None) -> FileChange:
+    """How `path` differs from what the last run read of it (see the module docstring); only a
+    JSONL file (by suffix, or every file when `fmt` is "jsonl") can have grown by appending."""
     ident = input_identity(path)
     if previous is None:
         return FileChange(ident, "new", mark_file(path))
     size, mtime_ns = paths.size_and_mtime(path)
     if size == previous.size and mtime_ns == previous.mtime_ns:
         return FileChange(ident, "unchanged", previous, start_byte=previous.size)
-    appendable = paths.suffix(path).lower() in FORMATS["jsonl"].suffixes and size > previous.size
+    jsonl = fmt == "jsonl" if fmt is not None else paths.suffix(path).lower() in JSONL_SUFFIXES
+    appendable = jsonl and size > previous.size
     digest, lines, prefix, newline = _hash_file(path, previous.size if appendable else None)
     mark = FileMark(ident, size, mtime_ns, digest, lines, previous.rows)
     mark.max_timestamp = previous.max_timestamp
@@ -124,9 +128,11 @@ def compare_file(path: str, previous: FileMark | None) -> FileChange:
     return FileChange(ident, "changed", mark)
 
 
-def compare_files(files: list[str], previous: dict[str, FileMark]) -> list[FileChange]:
+def compare_files(
+    files: list[str], previous: dict[str, FileMark], fmt: str | None = None
+) -> list[FileChange]:
     """Every current input file compared with its mark, then the marked files now gone."""
-    changes = [compare_file(f, previous.get(input_identity(f))) for f in files]
+    changes = [compare_file(f, previous.get(input_identity(f)), fmt) for f in files]
     seen = {c.path for c in changes}
     changes += [FileChange(p, "removed", None) for p in sorted(previous) if p not in seen]
     return changes

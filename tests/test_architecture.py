@@ -4,6 +4,7 @@ only backends/ talks to models (vLLM, HTTP), and core/ imports none of them (pur
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,67 @@ def test_no_import_cycles() -> None:
         if name not in state:
             visit(name)
     assert cycles == []
+
+
+OUTSIDE_DOCUMENTS = re.compile(r"\bSPEC\b|STACK-NOTES|BENCHMARKS\.md|\.\./shared|\bseeds/")
+
+
+def test_no_module_cites_documents_outside_the_repository() -> None:
+    """A comment says the fact it relies on (the formula, the constant, the measurement) or
+    names a file in this repository: the design notes beside a checkout are not shipped."""
+    offenders = [
+        f"{p.relative_to(REPO)}:{n}: {line.strip()}"
+        for layer in LAYERS
+        for p in sorted((REPO / layer).rglob("*.py"))
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if OUTSIDE_DOCUMENTS.search(line)
+    ]
+    assert offenders == []
+
+
+ONE_HOME = {  # concepts that were once defined in several places, each with other behaviour
+    "normalize_name": "core/words.py",
+    "normalize_phrase": "core/words.py",
+    "norm_term": "core/words.py",
+    "words": "core/words.py",
+    "content_words": "core/words.py",
+    "stems": "core/words.py",
+    "STOP_WORDS": "core/words.py",
+    "FUNCTION_WORDS": "core/words.py",
+    "Candidate": "core/query/selection.py",
+    "PageRef": "core/query/result.py",
+    "Generate": "core/chat.py",
+    "ChatMessages": "core/chat.py",
+}
+
+
+def _top_level_names(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return names
+
+
+def test_each_shared_concept_is_defined_once() -> None:
+    """One word normaliser, stop-word list, candidate, page ref and chat alias each."""
+    homes: dict[str, list[str]] = {name: [] for name in ONE_HOME}
+    for layer in LAYERS:
+        for p in sorted((REPO / layer).rglob("*.py")):
+            for name in _top_level_names(p) & set(ONE_HOME):
+                homes[name].append(str(p.relative_to(REPO)))
+    assert homes == {name: [home] for name, home in ONE_HOME.items()}
+
+
+def test_only_core_words_splits_text_into_plain_words() -> None:
+    r"""`re.findall(r"\w+", ...)` is `core.words.words`; other tokenizers differ on purpose."""
+    offenders = [
+        str(p.relative_to(REPO))
+        for layer in LAYERS
+        for p in (REPO / layer).rglob("*.py")
+        if p != REPO / "core" / "words.py" and 'findall(r"\\w+"' in p.read_text(encoding="utf-8")
+    ]
+    assert offenders == []

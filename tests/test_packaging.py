@@ -43,3 +43,23 @@ def test_wheel_installs_only_the_arborwiki_namespace(tmp_path: Path) -> None:
     }
     assert packaged == expected
     assert "arborwiki/core/embed_model/model.safetensors" in names
+
+    # Installed (no deps, into an empty target): what lands is the package, its metadata and
+    # the console script; the installed RECORD and top_level say the same.
+    target = tmp_path / "installed"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]
+        + ["--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (info,) = target.glob("arborwiki-*.dist-info")
+    assert {p.name for p in target.iterdir()} == {"arborwiki", info.name, "bin"}
+    assert (info / "top_level.txt").read_text().split() == ["arborwiki"]
+    record = [line.split(",")[0] for line in (info / "RECORD").read_text().splitlines()]
+    scripts = [r for r in record if r.startswith("..")]  # relative to the scripts folder
+    assert [r.rsplit("/", 2)[-2:] for r in scripts] == [["bin", "arborwiki"]], scripts
+    assert {r.split("/")[0] for r in record if r not in scripts} == {"arborwiki", info.name}
+    assert "arborwiki = arborwiki.jobs.cli:app" in (info / "entry_points.txt").read_text()
+    assert [p.name for p in (target / "bin").iterdir()] == ["arborwiki"]

@@ -1,1 +1,1 @@
-"""SPEC §6 step 4: an optional LLM answer over E_q and its deterministic post-check."""
+"""An optional LLM answer over the evidence E_q and its deterministic post-check."""

@@ -1,4 +1,4 @@
-"""Query → prompt → generate → parse → check, with one rewritten-query retry (SPEC §6.4).
+"""Query → prompt → generate → parse → check, with one rewritten-query retry.
 
 The LLM is only a `generate` callable (chat requests in, texts out, same order), built by
 `backends.answers.build_generate` over an OpenAI-compatible endpoint or a vLLM engine, so

@@ -1,4 +1,4 @@
-"""The deterministic post-check of a drafted answer against E_q (SPEC §6 step 4). Pure.
+"""The deterministic post-check of a drafted answer against the evidence E_q. Pure.
 
 - Citations: an id is valid when it is an evidence message id of the result, a source
   message id of a changed-belief line (old or new value) or that line's claim id. Invalid

@@ -31,7 +31,7 @@ VARIANTS = (
 # store). `no_wiki` (no page routing) is a variant above.
 ABLATIONS: dict[str, dict[str, object]] = {
     # The S(T) coverage terms switched back on (off by default since they were measured to
-    # cost coverage): what the SPEC's greedy selection adds over the top k by s_rank.
+    # cost coverage): what the coverage-aware greedy S(T) adds over the top k by s_rank.
     "coverage_terms": {"coverage_terms": True},
     "no_expansion": {"reply_hits": 0, "expand_threads": False},
     "no_claims": {"claim_budget_share": 0.0},

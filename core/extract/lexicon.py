@@ -54,7 +54,7 @@ NOT_PLURAL: frozenset[str] = frozenset(
     "christmas physics mathematics politics diabetes canvas chaos yoga thus".split()
 )
 
-# Event types (SPEC facet `event_type`), found by word and word-pair lookup: a dictionary
+# Event types (the snapshot facet `event_type`), found by word and word-pair lookup: a dictionary
 # probe per word is ~50x faster than one regex alternation over the window text.
 _EVENT_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("outing", "went+to went+on went+out go+to go+on go+out going+to going+out been+to"),

@@ -36,7 +36,8 @@ class ClaimDraft(Draft):
 
 
 class SnapshotDraft(Draft):
-    """What one window yields: σ's summary, K, E, X, F and claims (SPEC §2)."""
+    """What one window yields: σ's summary, keywords K, entities E, exact terms X, facets F
+    and claims (the fields of `core.records.Snapshot`)."""
 
     summary: str = Field(pattern=SAFE_TEXT, max_length=1200)
     keywords: list[str] = Field(default_factory=list, description="lowercase keywords K")

@@ -1,4 +1,4 @@
-"""Forest of interaction states, trajectories, claim lifecycle and evidence bank (SPEC §2–4)."""
+"""Forest of interaction states, trajectories, claim lifecycle and evidence bank."""
 
 from arborwiki.core.forest.evidence import build_evidence, history
 from arborwiki.core.forest.forest import Forest, build_forest

@@ -1,4 +1,4 @@
-"""ArborMem's reusable evidence bank, and claim histories for `arborwiki history`.
+"""The reusable evidence bank, and claim histories for `arborwiki history`.
 
 Every claim becomes one evidence item, typed so a query can reuse it across branches:
 "event" (it has a date or its snapshot an event facet), "artifact" (something made,
@@ -8,11 +8,9 @@ Revised and deprecated items stay, flagged, so answers can prefer active ones.
 
 from __future__ import annotations
 
-import re
-
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.records import Claim, EvidenceItem, EvidenceKind, Snapshot, stable_id
-from arborwiki.core.words import norm_term, stems
+from arborwiki.core.words import norm_term, stems, words
 
 EVENT_FACETS = ("event_type",)
 ARTIFACT_WORDS = frozenset(
@@ -43,16 +41,12 @@ ARTIFACT_WORDS = frozenset(
 STATE_WORDS = frozenset(["lives", "works", "living", "working", "moved", "status", "name", "goal"])
 
 
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"\w+", text.lower()))
-
-
 def evidence_kind(claim: Claim, snapshot: Snapshot | None) -> EvidenceKind:
     """event > artifact > state > fact: the most structured reading wins."""
     facets = snapshot.facets if snapshot else {}
     if claim.event_time is not None or any(facets.get(k) for k in EVENT_FACETS):
         return "event"
-    attr = _words(claim.attribute)
+    attr = words(claim.attribute)
     if attr & ARTIFACT_WORDS:
         return "artifact"
     single = {norm_term(a) for a in LifecycleConfig().single_valued_attributes}

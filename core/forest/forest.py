@@ -1,6 +1,6 @@
 """A user's forest of interaction states: locate where a snapshot belongs, then attach it.
 
-Cascade (SPEC §3, cheapest first): (1) explicit continuation → the active state; (2) an
+Cascade (cheapest first): (1) explicit continuation → the active state; (2) an
 explicit return cue → the user's timeline; (3) a hybrid candidate set (vector-nearest
 nodes, keyword/entity inverted index, topic anchors). NodeCandidate nodes are reranked with
 s(v) = g(σ, T(v)) + s_key + s_rec + s_topic and a calibrated threshold judges CONTINUE or
@@ -50,7 +50,7 @@ from arborwiki.core.words import norm_set, snapshot_terms
 class Forest:
     """Nodes in attach order (position = index), with inverted indexes over their terms,
     facets and topic keys and a matrix of their vectors, so that `locate` reads only the
-    nodes σ can match (SPEC §3's "vector nearest nodes, keyword/entity inverted index")."""
+    nodes σ can match (vector-nearest nodes and keyword/entity inverted-index hits)."""
 
     def __init__(
         self,

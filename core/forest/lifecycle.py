@@ -1,4 +1,4 @@
-"""Claim lifecycle C_t = Apply(C_{t−1}, O_t), O ⊆ {ADD, REVISE, DEPRECATE} (SPEC §4).
+"""Claim lifecycle C_t = Apply(C_{t−1}, O_t), O ⊆ {ADD, REVISE, DEPRECATE}.
 
 Append-only: an outdated claim is marked "revised" or "deprecated" and points to the
 claim that replaced it; nothing is deleted, so "what did the user believe before, and
@@ -8,7 +8,6 @@ branch: its trajectory and, for a fork, the path it was forked from.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -17,13 +16,12 @@ import numpy as np
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.forest.node_index import GrowingArray
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
-from arborwiki.core.words import norm_term
+from arborwiki.core.words import norm_term, words
 
 
 def claim_tokens(claim: Claim) -> set[str]:
     """Subject/attribute/value word tokens: what the keyword prefilter compares."""
-    text = f"{claim.subject} {claim.attribute} {claim.value}".lower()
-    return set(re.findall(r"\w+", text))
+    return words(f"{claim.subject} {claim.attribute} {claim.value}")
 
 
 @dataclass(frozen=True)
@@ -50,10 +48,10 @@ class RuleJudge:
     def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
         if not claim.change_cue:
             return Decision("ADD")
-        attr = set(re.findall(r"\w+", claim.attribute.lower()))
+        attr = words(claim.attribute)
         for old in candidates:
             same_subject = norm_term(old.subject) == norm_term(claim.subject)
-            if same_subject and attr & set(re.findall(r"\w+", old.attribute.lower())):
+            if same_subject and attr & words(old.attribute):
                 return Decision("REVISE", old.claim_id)
         return Decision("ADD")
 

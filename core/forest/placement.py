@@ -1,4 +1,4 @@
-"""What `Forest.locate` decides, and the cue words that steer its cascade (SPEC §3)."""
+"""What `Forest.locate` decides, and the cue words that steer its cascade."""
 
 from __future__ import annotations
 

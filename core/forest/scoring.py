@@ -1,4 +1,4 @@
-"""Deterministic compatibility g(σ, T) between a snapshot and a trajectory (SPEC §3)."""
+"""Deterministic compatibility g(σ, T) between a snapshot and a trajectory."""
 
 from __future__ import annotations
 
@@ -182,7 +182,7 @@ def g_score(
     center: np.ndarray | None = None,
 ) -> GScore:
     """g = w_sum·cos(e_σ,e_T^sum) + w_latest·cos(e_σ,e_T^latest) + w_keywords·J(K_σ,K_T)
-    + b_entity + b_facet + b_cont − p_mismatch (SPEC §3, weights from AttachConfig).
+    + b_entity + b_facet + b_cont − p_mismatch (weights from AttachConfig).
 
     b_entity when a normalized entity is shared; b_cont = min(b_cont_max, b_cont_per_term ·
     |specific(σ) ∩ specific(T)|) over K ∪ E ∪ X; p_mismatch when entities are shared but all

@@ -1,4 +1,4 @@
-"""The running aggregate of one trajectory, updated as snapshots attach (SPEC §3)."""
+"""The running aggregate of one trajectory, updated as snapshots attach."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §6.3: spend the token budget on evidence messages.
+"""Spend the token budget on evidence messages.
 
 Flat hybrid retrieval is already strong (0.813 gold-ref coverage at 2.7K tokens on LoCoMo
 dev, benchmarks/results/locomo_dev.md), so the structure must never

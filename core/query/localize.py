@@ -1,4 +1,4 @@
-"""ArborMem's online turn (SPEC §6.5): localize a live turn in the user's stored forest.
+"""The online turn: localize a live turn in the user's stored forest.
 
 The turn becomes a one-message pseudo-window, is extracted and embedded like any window,
 and `Forest.locate` (pure) says which stored state it continues. The answer carries the

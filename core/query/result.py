@@ -95,7 +95,7 @@ class CrossEvidence(BaseModel):
 
 
 class LocalizeResult(BaseModel):
-    """ArborMem's online turn (SPEC §6.5): where the turn belongs and what it can reuse."""
+    """The online turn: where the turn belongs and what it can reuse."""
 
     user_id: str
     turn: str

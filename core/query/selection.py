@@ -1,4 +1,4 @@
-"""SPEC §6.2: coverage-aware greedy selection of k trajectories.
+"""Coverage-aware greedy selection of k trajectories.
 
     S(T) = s_rank(T) + w_entity·Δ_entity + w_facet·Δ_facet + w_item·Δ_item + w_term·Δ_term
            + w_inventory·I_inventory + w_count·I_count + w_family·s_family − p_red

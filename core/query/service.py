@@ -1,4 +1,5 @@
-"""SPEC §6 steps 1–3: route → select → expand. Pure: storage comes in as a MemoryReader."""
+"""A query: route to pages → select trajectories → expand into evidence within the token
+budget. Pure: storage comes in as a MemoryReader."""
 
 from __future__ import annotations
 
@@ -453,7 +454,7 @@ class QueryService:
             used += cost
         return lines, used
 
-    # ---- online turn and belief history (ArborMem, SPEC §6.5) --------------------------
+    # ---- online turn (localize a live turn in the forest) and belief history ----------
     @cached_property
     def _forests(self) -> ForestCache:
         return ForestCache()

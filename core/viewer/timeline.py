@@ -1,5 +1,5 @@
 """Belief timelines: per subject (entity), every claim in time order, and the chains of
-claims linked by REVISE / DEPRECATE (append-only lifecycle, SPEC §4) with the messages
+claims linked by REVISE / DEPRECATE (append-only lifecycle: never deleted) with the messages
 that caused each step."""
 
 from __future__ import annotations

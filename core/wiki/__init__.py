@@ -1,4 +1,4 @@
-"""Memory Wiki compiler (SPEC §5): index, entity, topic and inventory pages with links."""
+"""Memory Wiki compiler: index, entity, topic and inventory pages with links."""
 
 from arborwiki.core.wiki.compile import compile_wiki, wiki_coverage
 from arborwiki.core.wiki.export import export_markdown

@@ -1,4 +1,4 @@
-"""compile_wiki: a user's snapshots, trajectories and claims → linked Memory Wiki pages (SPEC §5).
+"""compile_wiki: a user's snapshots, trajectories and claims → linked Memory Wiki pages.
 
 Pages are planned as content first (entity, topic, inventory, then a topic page for any
 trajectory still unlinked), then given ids, unique file names and links, then written and
@@ -13,12 +13,20 @@ from arborwiki.core.wiki.content import PageContent, PageLink
 from arborwiki.core.wiki.context import EmbedFn, WikiInputs
 from arborwiki.core.wiki.entities import plan_entity_pages
 from arborwiki.core.wiki.inventory import plan_inventory_pages
-from arborwiki.core.wiki.naming import filename_for, page_filename, page_id_for
+from arborwiki.core.wiki.naming import (
+    STORED_SUBPAGE_WORD,
+    filename_for,
+    page_filename,
+    page_id_for,
+)
 from arborwiki.core.wiki.topics import plan_topic_pages, topic_page
 from arborwiki.core.wiki.writer import PageWriter, TemplateWriter, write_page
 
 INDEX_TITLE = "Memory index"
 INDEX_GROUPS = {"entity": "Entities", "topic": "Topics", "inventory": "Inventories"}
+# Link headings of a split page and its subpages, in the stored word (see naming.py).
+SUBPAGES_GROUP = f"{STORED_SUBPAGE_WORD.capitalize()}s"
+SIBLINGS_GROUP = f"Sibling {STORED_SUBPAGE_WORD}s"
 
 
 def wiki_coverage(pages: list[WikiPage], trajectories: list[Trajectory]) -> float:
@@ -42,43 +50,45 @@ def _make_filenames_unique(contents: list[PageContent]) -> None:
     taken: set[str] = set()
     for c in contents:
         base, n = c.title, 1
-        while filename_for(c.kind, c.title, c.shard_index, c.shard_count) in taken:
+        while filename_for(c.kind, c.title, c.subpage_index, c.subpage_count) in taken:
             n += 1
             c.title = f"{base} ({n})"
-        taken.add(filename_for(c.kind, c.title, c.shard_index, c.shard_count))
+        taken.add(filename_for(c.kind, c.title, c.subpage_index, c.subpage_count))
 
 
 def _link(contents: list[PageContent]) -> None:
-    """Index → every page; every page → index; parent ↔ shards; shard → siblings;
+    """Index → every page; every page → index; parent ↔ subpages; subpage → siblings;
     topic ↔ entity pages sharing a trajectory."""
     index, pages = contents[0], contents[1:]
 
     def to(c: PageContent, group: str) -> PageLink:
-        return PageLink(group, c.title, filename_for(c.kind, c.title, c.shard_index, c.shard_count))
+        return PageLink(
+            group, c.title, filename_for(c.kind, c.title, c.subpage_index, c.subpage_count)
+        )
 
     index.refs = [
         to(c, INDEX_GROUPS[kind]) for kind in INDEX_GROUPS for c in pages if c.kind == kind
     ]
-    shards_of: dict[int, list[PageContent]] = {}
+    subpages_of: dict[int, list[PageContent]] = {}
     for c in pages:
         if c.parent is not None:
-            shards_of.setdefault(id(c.parent), []).append(c)
-    related = _related_topics_and_entities(pages, shards_of)
+            subpages_of.setdefault(id(c.parent), []).append(c)
+    related = _related_topics_and_entities(pages, subpages_of)
     for c in pages:
         c.refs = [to(index, "Index")]
-        c.refs += [to(s, "Shards") for s in shards_of.get(id(c), [])]
+        c.refs += [to(s, SUBPAGES_GROUP) for s in subpages_of.get(id(c), [])]
         if c.parent is not None:
             c.refs.append(to(c.parent, "Parent"))
-            c.refs += [to(s, "Sibling shards") for s in shards_of[id(c.parent)] if s is not c]
+            c.refs += [to(s, SIBLINGS_GROUP) for s in subpages_of[id(c.parent)] if s is not c]
         c.refs += [to(r, "Related") for r in related.get(id(c), [])]
 
 
 def _related_topics_and_entities(
-    pages: list[PageContent], shards_of: dict[int, list[PageContent]]
+    pages: list[PageContent], subpages_of: dict[int, list[PageContent]]
 ) -> dict[int, list[PageContent]]:
-    """Topic ↔ entity pages sharing a trajectory; a split entity is reached through its shards,
+    """Topic ↔ entity pages sharing a trajectory; a split entity is reached through its subpages,
     so no parent page lists hundreds of topics."""
-    entity_leaves = [c for c in pages if c.kind == "entity" and id(c) not in shards_of]
+    entity_leaves = [c for c in pages if c.kind == "entity" and id(c) not in subpages_of]
     topics = [c for c in pages if c.kind == "topic"]
     topics_of: dict[str, list[int]] = {}
     for i, topic in enumerate(topics):
@@ -104,7 +114,7 @@ def compile_wiki(
     *,
     writer: PageWriter | None = None,
 ) -> list[WikiPage]:
-    """The index first, then entity pages (each parent followed by its shards), topics,
+    """The index first, then entity pages (each parent followed by its subpages), topics,
     inventories. `writer` may be an LLM writer; pages it gets wrong fall back to the template."""
     inputs = WikiInputs.build(
         [s for s in snapshots if s.user_id == user_id],
@@ -121,7 +131,7 @@ def compile_wiki(
     _make_filenames_unique(contents)
     _link(contents)
     template = TemplateWriter()
-    ids = {id(c): page_id_for(user_id, c.kind, c.title, c.shard_index) for c in contents}
+    ids = {id(c): page_id_for(user_id, c.kind, c.title, c.subpage_index) for c in contents}
     pages = []
     for c in contents:
         page = WikiPage(
@@ -134,8 +144,8 @@ def compile_wiki(
             links=[],
             items=c.items,
             parent_page_id=ids[id(c.parent)] if c.parent is not None else None,
-            shard_index=c.shard_index,
-            shard_count=c.shard_count,
+            shard_index=c.subpage_index,  # stored column names (see WikiPage)
+            shard_count=c.subpage_count,
         )
         pages.append(page)
     id_of_file = {page_filename(p): p.page_id for p in pages}

@@ -10,7 +10,7 @@ from arborwiki.core.words import content_words
 
 @dataclass(frozen=True)
 class PageLink:
-    """A link to another page, grouped under a heading ("Shards", "Entities", ...)."""
+    """A link to another page, grouped under a heading ("Entities", "Parent", ...)."""
 
     group: str
     title: str
@@ -57,8 +57,8 @@ class PageContent:
     inventory: list[InventoryItem] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
     refs: list[PageLink] = field(default_factory=list)
-    shard_index: int = 0
-    shard_count: int = 1
+    subpage_index: int = 0  # this page's place among its parent's subpages
+    subpage_count: int = 1
     parent: PageContent | None = None
 
     @property

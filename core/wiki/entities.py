@@ -1,4 +1,5 @@
-"""Entity pages: one per entity named often enough (or in a claim), sharded when oversized."""
+"""Entity pages: one per entity named often enough (or in a claim); an oversized one is
+split into subpages."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from arborwiki.core.config import WikiConfig
 from arborwiki.core.records import Claim
 from arborwiki.core.wiki.content import CountLine, PageContent, split_claims
 from arborwiki.core.wiki.context import EmbedFn, WikiInputs, summary_matrix
-from arborwiki.core.wiki.shards import balanced_shards
+from arborwiki.core.wiki.subpages import balanced_subpages
 from arborwiki.core.wiki.text import normalize_phrase, sorted_ids
 from arborwiki.core.wiki.titles import distinctive_phrases, phrase_title
 
@@ -88,7 +89,8 @@ def _inverted(inputs: WikiInputs) -> tuple[dict[str, list[Claim]], dict[str, set
 
 
 def plan_entity_pages(inputs: WikiInputs, cfg: WikiConfig, embed: EmbedFn) -> list[PageContent]:
-    """Parent pages first, each followed by its shards (when it links > entity_split_threshold)."""
+    """Parent pages first, each followed by its subpages (when it links more than
+    `entity_split_threshold` trajectories)."""
     mentions = _snapshot_mentions(inputs)
     claims_of, trajectories_of = _inverted(inputs)
     pages: list[PageContent] = []
@@ -103,11 +105,11 @@ def plan_entity_pages(inputs: WikiInputs, cfg: WikiConfig, embed: EmbedFn) -> li
         parent = _entity_page(name, traj_ids, claims, snaps, inputs)
         pages.append(parent)
         if len(traj_ids) > cfg.entity_split_threshold:
-            pages.extend(_shards(parent, claims, snaps, inputs, cfg, embed))
+            pages.extend(_subpages(parent, claims, snaps, inputs, cfg, embed))
     return pages
 
 
-def _shards(
+def _subpages(
     parent: PageContent,
     claims: list[Claim],
     snaps: list[str],
@@ -115,10 +117,10 @@ def _shards(
     cfg: WikiConfig,
     embed: EmbedFn,
 ) -> list[PageContent]:
-    """Shard pages keep the parent's facts about their own trajectories only."""
+    """Subpages keep the parent's facts about their own trajectories only."""
     trajectories = parent.trajectories
-    groups = balanced_shards(summary_matrix(trajectories, embed), cfg)
-    shards = []
+    groups = balanced_subpages(summary_matrix(trajectories, embed), cfg)
+    subpages = []
     for i, rows in enumerate(groups):
         ids = {trajectories[r].trajectory_id for r in rows}
         own_claims = [c for c in claims if ids & set(inputs.claim_trajectories(c))]
@@ -127,6 +129,6 @@ def _shards(
         own = [trajectories[r] for r in rows]
         about = distinctive_phrases(own, trajectories, inputs.snapshots)
         page.title = f"{parent.title}: {phrase_title(about, f'part {i + 1} of {len(groups)}')}"
-        page.shard_index, page.shard_count, page.parent = i, len(groups), parent
-        shards.append(page)
-    return shards
+        page.subpage_index, page.subpage_count, page.parent = i, len(groups), parent
+        subpages.append(page)
+    return subpages

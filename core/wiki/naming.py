@@ -5,17 +5,23 @@ from __future__ import annotations
 from arborwiki.core.records import PageKind, WikiPage, stable_id
 from arborwiki.core.wiki.text import slugify
 
+# The word stored page text uses for a subpage (link headings, file names): "shard", as the
+# first stores wrote it. Page Markdown is stored, embedded and full-text indexed, so another
+# word would change every split page's vector and rows (and the LoCoMo dev figures).
+STORED_SUBPAGE_WORD = "shard"
 
-def page_id_for(user_id: str, kind: PageKind, title: str, shard_index: int) -> str:
-    return stable_id("page", user_id, kind, title, shard_index)
+
+def page_id_for(user_id: str, kind: PageKind, title: str, subpage_index: int) -> str:
+    return stable_id("page", user_id, kind, title, subpage_index)
 
 
-def filename_for(kind: str, title: str, shard_index: int = 0, shard_count: int = 1) -> str:
-    """Slug of kind + title (+ shard number when the page is one of several shards)."""
-    shard = f" shard {shard_index + 1}" if shard_count > 1 else ""
-    return f"{slugify(f'{kind} {title}{shard}')}.md"
+def filename_for(kind: str, title: str, subpage_index: int = 0, subpage_count: int = 1) -> str:
+    """Slug of kind + title (+ its number when the page is one of a split page's subpages)."""
+    number = f" {STORED_SUBPAGE_WORD} {subpage_index + 1}" if subpage_count > 1 else ""
+    return f"{slugify(f'{kind} {title}{number}')}.md"
 
 
 def page_filename(page: WikiPage) -> str:
-    """The Markdown file a page is exported to; unique per user (the compiler ensures it)."""
+    """The Markdown file a page is exported to; unique per user (the compiler ensures it).
+    (`WikiPage.shard_index/shard_count` are the stored columns of a subpage's number.)"""
     return filename_for(page.kind, page.title, page.shard_index, page.shard_count)

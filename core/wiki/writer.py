@@ -21,7 +21,8 @@ _CITATION = re.compile(r"\[([^\]\[\s]+)\](?!\()")  # [D1:3]; not [Title](file.md
 
 
 class PageWriter(Protocol):
-    """Turns page content into Markdown; an LLM writer slots in here (SPEC §5)."""
+    """Turns page content into Markdown; an LLM writer slots in here (its output
+    is checked, and a page it gets wrong falls back to `TemplateWriter`)."""
 
     def write(self, page: PageContent) -> str: ...
 
@@ -53,7 +54,7 @@ class TemplateWriter:
     def write(self, page: PageContent) -> str:
         lines = [f"# {page.title}", ""]
         if page.parent is not None:
-            whole = f"{page.shard_index + 1} of {page.shard_count}"
+            whole = f"{page.subpage_index + 1} of {page.subpage_count}"
             lines += [f"Part {whole} of {page.parent.title}, split by trajectory topic.", ""]
         groups: dict[str, list[str]] = {}
         for ref in page.refs:

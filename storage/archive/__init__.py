@@ -1,10 +1,10 @@
 """Read a conversation archive (JSONL / JSON / Parquet / LoCoMo) into validated Arrow batches.
 
-The first stage of the pipeline (SPEC §1: "validate + shard by user, quarantine bad
-rows, lose nothing"). Every input row ends up either in `ArchiveBatch.table` or in
-`ArchiveBatch.quarantine`, never dropped, and a bad row never stops the read. Problems with
-the archive as a whole (missing path, unknown format) raise `ArchiveError`, whose one-line
-message the CLI prints without a traceback.
+The first stage of the pipeline (read and validate; the build then shards by user). Every
+input row ends up either in `ArchiveBatch.table` or in `ArchiveBatch.quarantine`, never
+dropped, and a bad row never stops the read. Problems with the archive as a whole (missing
+path, unknown format) raise `ArchiveError`, whose one-line message the CLI prints without a
+traceback.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from arborwiki.storage.archive.formats import (
     FORMATS,
     SUPPORTED_SUFFIXES,
     check_format_name,
+    check_matches,
     format_of,
 )
 from arborwiki.storage.archive.jsonl import iter_jsonl
@@ -60,7 +61,17 @@ def _supported(path: str, fmt: str | None) -> bool:
 
 def archive_files(path: str, fmt: str | None = None) -> list[str]:
     """The files a path names: a file, a directory (recursive, sorted) or a glob (sorted);
-    local or on an object store (`s3://…`, see storage/paths.py)."""
+    local or on an object store (`s3://…`, see storage/paths.py). With a named format `fmt`,
+    every file must look like that format (`check_matches`)."""
+    check_format_name(fmt)
+    files = _files(path, fmt)
+    if fmt is not None:
+        for file in files:
+            check_matches(file, fmt)
+    return files
+
+
+def _files(path: str, fmt: str | None) -> list[str]:
     expected = ", ".join(sorted(SUPPORTED_SUFFIXES))
     if GLOB_CHARS & set(path) and not paths.exists(path):
         matches = paths.glob(path)
@@ -85,18 +96,18 @@ def archive_files(path: str, fmt: str | None = None) -> list[str]:
     return files
 
 
-def input_sources(path: str) -> list[str]:
+def input_sources(path: str, fmt: str | None = None) -> list[str]:
     """The canonical identities of every file `path` names: the `source` of their rows.
 
     A build passes them to `LanceStore.commit_run(quarantine_sources=...)`, which replaces
     the quarantine rows of exactly these inputs (a fixed line's row goes away).
     """
-    return [input_identity(p) for p in archive_files(path)]
+    return [input_identity(p) for p in archive_files(path, fmt)]
 
 
-def has_rows(path: str) -> bool:
+def has_rows(path: str, fmt: str | None = None) -> bool:
     """Whether the archive holds at least one row, valid or not (stops at the first one)."""
-    return any(batch.rows_read for batch in read_archive(path, batch_rows=1))
+    return any(batch.rows_read for batch in read_archive(path, batch_rows=1, fmt=fmt))
 
 
 def _rows(files: list[str], batch_rows: int, fmt: str | None) -> Iterator[RowResult]:

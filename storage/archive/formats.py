@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from arborwiki.storage import paths
-from arborwiki.storage.archive.jsonl import is_message_rows, iter_json_rows, iter_jsonl
+from arborwiki.storage.archive.jsonl import UTF8_BOM, is_message_rows, iter_json_rows, iter_jsonl
 from arborwiki.storage.archive.locomo import is_locomo, iter_locomo
 from arborwiki.storage.archive.parquet import iter_parquet
 from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, load_json
@@ -49,6 +49,35 @@ SUPPORTED_SUFFIXES = frozenset(s for f in FORMATS.values() for s in f.suffixes)
 def check_format_name(fmt: str | None) -> None:
     if fmt is not None and fmt not in FORMATS:
         raise ArchiveError(f"unknown archive format {fmt!r} (expected {', '.join(FORMATS)})")
+
+
+PARQUET_MAGIC = b"PAR1"
+SNIFF_BYTES = 4096
+
+
+def _head(path: str, size: int) -> bytes:
+    with paths.open_input(path) as handle:
+        return handle.read(size)
+
+
+def check_matches(path: str, fmt: str) -> None:
+    """A file read as the named format must look like it: JSONL starts with an object line,
+    Parquet with its magic bytes, LoCoMo and JSON rows pass their content checks. A wrong
+    `--format` is one ArchiveError, not a run that quarantines every line as unreadable."""
+    check_format_name(fmt)
+    if fmt == "parquet":
+        matches = _head(path, len(PARQUET_MAGIC)) == PARQUET_MAGIC
+    elif fmt == "jsonl":  # the first byte that is not a UTF-8 BOM or white space
+        first = _head(path, SNIFF_BYTES).removeprefix(UTF8_BOM).lstrip()[:1]
+        matches = first in (b"{", b"")
+    else:
+        sniff = FORMATS[fmt].sniff
+        try:
+            matches = sniff is None or sniff(load_json(path))
+        except ArchiveError as err:
+            raise ArchiveError(f"{path} is not a {fmt} archive (--format {fmt}): {err}") from err
+    if not matches:
+        raise ArchiveError(f"{path} is not a {fmt} archive (--format {fmt})")
 
 
 def format_of(path: str, fmt: str | None = None) -> ArchiveFormat:

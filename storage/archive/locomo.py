@@ -1,4 +1,5 @@
-"""LoCoMo reader: one benchmark sample = one memory owner (see shared/data/locomo/README.md).
+"""LoCoMo reader: one benchmark sample = one memory owner (the benchmark's `locomo10.json`:
+a list of samples with `sample_id`, `conversation` with `session_<N>` turn lists, `qa`).
 
 Sessions are found by their list-valued `session_<N>` keys, not by the date keys: conv-26
 carries date keys for sessions that have no turns. Every turn of a session gets the

@@ -118,7 +118,7 @@ def test_openai_build_extracts_every_window_once_then_hits_the_cache(
 
     # A setting that does not touch extraction: every user recompiled, every window a hit.
     third = run_build(
-        str(ARCHIVE), str(tmp_path / "s2"), openai_cfg(server, cache, "wiki.shard_size=5")
+        str(ARCHIVE), str(tmp_path / "s2"), openai_cfg(server, cache, "wiki.subpage_size=5")
     )
     assert third.committed and third.shards_built == 2 and third.users == 4
     assert third.extraction["cache_hits"] == third.extraction["windows"] == ex["windows"]

@@ -1,4 +1,4 @@
-"""SPEC §6.4: the deterministic answer check, and the answer loop on a real QueryService.
+"""The deterministic answer check, and the answer loop on a real QueryService.
 
 The model is a scripted `generate` (or a stdlib HTTP server playing an OpenAI-compatible
 endpoint); storage is `WordReader`, an in-memory MemoryReader (a double of storage only).

@@ -1,4 +1,4 @@
-"""Config: the YAML mirrors the models, SPEC weights keep their values, overrides validate."""
+"""Config: the YAML mirrors the models, scoring weights keep their values, overrides validate."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_spec_weights() -> None:
     assert (q.w_entity, q.w_facet, q.w_item, q.w_term) == (0.90, 0.65, 0.30, 0.12)
     assert (q.w_inventory, q.w_count, q.w_family, q.k) == (0.18, 0.18, 0.75, 15)
     assert Config().lifecycle.max_prefilter == 3
-    assert (Config().wiki.entity_split_threshold, Config().wiki.shard_size) == (6, 4)
+    assert (Config().wiki.entity_split_threshold, Config().wiki.subpage_size) == (6, 4)
 
 
 def test_overrides_are_typed_and_validated(tmp_path: Path) -> None:
@@ -37,3 +37,17 @@ def test_overrides_are_typed_and_validated(tmp_path: Path) -> None:
         load_config(overrides=["query.k"])
     with pytest.raises(FileNotFoundError):
         load_config(tmp_path / "missing.yaml")
+
+
+def test_old_wiki_shard_size_key_still_works_with_a_warning(tmp_path: Path) -> None:
+    """`wiki.shard_size` was renamed `wiki.subpage_size` ("shard" is the Ray user shard)."""
+    old = tmp_path / "old.yaml"
+    old.write_text("wiki:\n  shard_size: 7\n")
+    with pytest.warns(FutureWarning, match="wiki.subpage_size"):
+        assert load_config(old).wiki.subpage_size == 7
+    with pytest.warns(FutureWarning):
+        assert load_config(overrides=["wiki.shard_size=3"]).wiki.subpage_size == 3
+    both = tmp_path / "both.yaml"
+    both.write_text("wiki:\n  shard_size: 7\n  subpage_size: 5\n")
+    with pytest.raises(ValueError, match="give one"):
+        load_config(both)

@@ -16,7 +16,7 @@ from arborwiki.core.query.selection import (
 )
 from tests.builders import make_message
 
-CFG = QueryConfig(coverage_terms=True)  # the SPEC §6.2 greedy S(T), pinned here
+CFG = QueryConfig(coverage_terms=True)  # the coverage-aware greedy S(T), pinned here
 
 
 def test_second_pick_is_the_one_that_covers_a_new_entity() -> None:

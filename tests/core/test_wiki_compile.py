@@ -1,4 +1,4 @@
-"""compile_wiki on hand-built users: page kinds, coverage, shards, sections, inventories."""
+"""compile_wiki on hand-built users: page kinds, coverage, subpages, sections, inventories."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from arborwiki.core.config import WikiConfig
 from arborwiki.core.embedding import load_embedder
 from arborwiki.core.records import WikiPage
 from arborwiki.core.wiki import compile_wiki, page_filename, wiki_coverage
-from tests.core.test_wiki_shards import grouped_vectors
+from tests.core.test_wiki_subpages import grouped_vectors
 from tests.core.wiki_fixtures import USER, claim, snapshot, trajectory
 
 
@@ -108,7 +108,7 @@ def test_sections_ids_vectors_and_repeatability(embed) -> None:
     assert [p.model_dump() for p in again] == [p.model_dump() for p in pages]
 
 
-def test_entity_in_thirteen_trajectories_splits_into_four_linked_shards(embed) -> None:
+def test_entity_in_thirteen_trajectories_splits_into_four_linked_subpages(embed) -> None:
     groups = [i % 4 for i in range(13)]
     vectors = grouped_vectors(groups)
     snapshots = [snapshot(f"s{i}", i + 1, entities=["Max"]) for i in range(13)]
@@ -118,22 +118,24 @@ def test_entity_in_thirteen_trajectories_splits_into_four_linked_shards(embed) -
     run = lambda: compile_wiki(USER, snapshots, trajectories, [], [], WikiConfig(), embed)  # noqa: E731
     pages = run()
     parent = page(pages, "entity", "max")
-    shards = [p for p in pages if p.parent_page_id == parent.page_id]
-    assert [p.trajectory_ids for p in shards] == [
+    subpages = [p for p in pages if p.parent_page_id == parent.page_id]
+    assert [p.trajectory_ids for p in subpages] == [
         ["t00", "t04", "t08", "t12"],
         ["t01", "t05", "t09"],
         ["t02", "t06", "t10"],
         ["t03", "t07", "t11"],
     ]
-    assert [(p.shard_index, p.shard_count) for p in shards] == [(i, 4) for i in range(4)]
+    assert [(p.shard_index, p.shard_count) for p in subpages] == [(i, 4) for i in range(4)]
     assert parent.trajectory_ids == [f"t{i:02d}" for i in range(13)]
-    shard_ids = [p.page_id for p in shards]
-    assert set(shard_ids) <= set(parent.links)
-    for shard in shards:
-        assert shard.kind == "entity"
-        assert set(shard.links) >= {parent.page_id, *shard_ids} - {shard.page_id}
-        assert shard.page_id not in shard.links
-        assert f"]({page_filename(parent)})" in shard.markdown
+    subpage_ids = [p.page_id for p in subpages]
+    assert "## Shards" in parent.markdown and "shard-2.md)" in parent.markdown
+    assert set(subpage_ids) <= set(parent.links)
+    for subpage in subpages:
+        assert subpage.kind == "entity"
+        assert set(subpage.links) >= {parent.page_id, *subpage_ids} - {subpage.page_id}
+        assert subpage.page_id not in subpage.links
+        assert f"]({page_filename(parent)})" in subpage.markdown
+        assert "## Sibling shards" in subpage.markdown  # the stored word (core/wiki/naming.py)
     assert [p.trajectory_ids for p in run() if p.parent_page_id] == [
-        p.trajectory_ids for p in shards
+        p.trajectory_ids for p in subpages
     ]

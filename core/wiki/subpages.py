@@ -1,4 +1,8 @@
-"""Split an oversized entity page: k-means on summary vectors, then balance the sizes (SPEC §5)."""
+"""Split an oversized entity page into subpages: k-means on the trajectories' summary
+vectors, then balance the sizes so every subpage holds about `wiki.subpage_size` of them.
+
+("Subpage", not "shard": a shard is the Ray build's group of users, `cluster/sharding.py`.)
+"""
 
 from __future__ import annotations
 
@@ -13,9 +17,9 @@ from threadpoolctl import threadpool_limits
 from arborwiki.core.config import WikiConfig
 
 
-def shard_bounds(n: int, k: int, shard_size: int) -> tuple[int, int]:
-    """Sizes allowed: shard_size ± 1, widened only when n/k leaves no other choice."""
-    return min(shard_size - 1, n // k), max(shard_size + 1, math.ceil(n / k))
+def subpage_bounds(n: int, k: int, subpage_size: int) -> tuple[int, int]:
+    """Sizes allowed: subpage_size ± 1, widened only when n/k leaves no other choice."""
+    return min(subpage_size - 1, n // k), max(subpage_size + 1, math.ceil(n / k))
 
 
 def _move_cheapest(
@@ -47,14 +51,14 @@ def balance(labels: np.ndarray, dist: np.ndarray, low: int, high: int) -> np.nda
             return labels
 
 
-def balanced_shards(vectors: np.ndarray, cfg: WikiConfig) -> list[list[int]]:
-    """Row indices per shard; k = ceil(n / shard_size); same seed → same shards.
+def balanced_subpages(vectors: np.ndarray, cfg: WikiConfig) -> list[list[int]]:
+    """Row indices per subpage; k = ceil(n / subpage_size); same seed → same subpages.
 
-    Shards come back ordered by their first row, each sorted, so callers that pass rows in
-    time order get shards in time order.
+    Subpages come back ordered by their first row, each sorted, so callers that pass rows
+    in time order get subpages in time order.
     """
     n = len(vectors)
-    k = math.ceil(n / cfg.shard_size)
+    k = math.ceil(n / cfg.subpage_size)
     if k <= 1:
         return [list(range(n))]
     model = KMeans(n_clusters=k, random_state=cfg.seed, n_init=cfg.kmeans_n_init)
@@ -63,7 +67,7 @@ def balanced_shards(vectors: np.ndarray, cfg: WikiConfig) -> list[list[int]]:
         warnings.simplefilter("ignore", ConvergenceWarning)  # duplicate vectors: fewer centres
         labels = model.fit_predict(vectors)
     dist = np.linalg.norm(vectors[:, None, :] - model.cluster_centers_[None, :, :], axis=2)
-    low, high = shard_bounds(n, k, cfg.shard_size)
+    low, high = subpage_bounds(n, k, cfg.subpage_size)
     labels = balance(labels, dist, low, high)
-    shards = [sorted(np.flatnonzero(labels == c).tolist()) for c in range(k)]
-    return sorted((s for s in shards if s), key=lambda s: s[0])
+    subpages = [sorted(np.flatnonzero(labels == c).tolist()) for c in range(k)]
+    return sorted((s for s in subpages if s), key=lambda s: s[0])

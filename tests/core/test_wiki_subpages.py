@@ -1,11 +1,11 @@
-"""Entity-page sharding: k-means on summary vectors, then balanced sizes (SPEC §5)."""
+"""Splitting an entity page into subpages: k-means on summary vectors, then balanced sizes."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from arborwiki.core.config import WikiConfig
-from arborwiki.core.wiki.shards import balance, balanced_shards, shard_bounds
+from arborwiki.core.wiki.subpages import balance, balanced_subpages, subpage_bounds
 
 
 def grouped_vectors(group_of_row: list[int], noise: float = 0.01) -> np.ndarray:
@@ -18,23 +18,23 @@ def grouped_vectors(group_of_row: list[int], noise: float = 0.01) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
-def test_bounds_are_shard_size_plus_minus_one_unless_infeasible() -> None:
-    assert shard_bounds(13, 4, 4) == (3, 5)
-    assert shard_bounds(7, 2, 4) == (3, 5)
-    assert shard_bounds(5, 2, 4) == (2, 5)  # 5 into 2 cannot keep both at ≥ 3
+def test_bounds_are_subpage_size_plus_minus_one_unless_infeasible() -> None:
+    assert subpage_bounds(13, 4, 4) == (3, 5)
+    assert subpage_bounds(7, 2, 4) == (3, 5)
+    assert subpage_bounds(5, 2, 4) == (2, 5)  # 5 into 2 cannot keep both at ≥ 3
 
 
-def test_thirteen_rows_in_four_known_groups_become_those_four_shards() -> None:
+def test_thirteen_rows_in_four_known_groups_become_those_four_subpages() -> None:
     groups = [i % 4 for i in range(13)]  # sizes 4, 3, 3, 3, interleaved in time
-    shards = balanced_shards(grouped_vectors(groups), WikiConfig())
-    assert shards == [[0, 4, 8, 12], [1, 5, 9], [2, 6, 10], [3, 7, 11]]
+    subpages = balanced_subpages(grouped_vectors(groups), WikiConfig())
+    assert subpages == [[0, 4, 8, 12], [1, 5, 9], [2, 6, 10], [3, 7, 11]]
 
 
 def test_lopsided_clusters_are_balanced_into_three_to_five_and_repeatable() -> None:
     groups = [0] * 7 + [1] * 2 + [2] * 2 + [3] * 2  # k-means alone gives 7, 2, 2, 2
     vectors = grouped_vectors(groups)
-    first = balanced_shards(vectors, WikiConfig(seed=3))
-    again = balanced_shards(vectors, WikiConfig(seed=3))
+    first = balanced_subpages(vectors, WikiConfig(seed=3))
+    again = balanced_subpages(vectors, WikiConfig(seed=3))
     assert first == again
     assert len(first) == 4
     assert sorted(r for s in first for r in s) == list(range(13))

@@ -1,0 +1,93 @@
+"""`--format` on the commands that read an archive (`build`, `nightly`): the registry's names
+pick the reader whatever the suffix; an unknown name or a file of another format is one line
+and exit 2, before Ray starts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from arborwiki.jobs.cli import app
+
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample_archive.jsonl"
+SAMPLE_LINES = 161  # non-blank lines of the sample archive, counted by hand (wc -l)
+SAMPLE_USERS = 4
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arborwiki.jobs.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _inputs(tmp: Path) -> None:
+    shutil.copy(SAMPLE, tmp / "a.jsonl")
+    (tmp / "rows.json").write_text(json.dumps([{"message_id": "m1", "user_id": "u"}]))
+    pq.write_table(pa.table({"message_id": ["m1"]}), tmp / "rows.parquet")
+
+
+@pytest.mark.parametrize("command", ["build", "nightly"])
+@pytest.mark.parametrize(
+    ("file", "fmt", "needle"),
+    [
+        ("a.jsonl", "csv", "unknown archive format 'csv' (expected jsonl, parquet, locomo, json)"),
+        ("a.jsonl", "parquet", "a.jsonl is not a parquet archive (--format parquet)"),
+        ("rows.json", "jsonl", "rows.json is not a jsonl archive (--format jsonl)"),
+        ("rows.parquet", "jsonl", "rows.parquet is not a jsonl archive (--format jsonl)"),
+        ("rows.json", "locomo", "rows.json is not a locomo archive (--format locomo)"),
+        ("a.jsonl", "json", "a.jsonl is not a json archive (--format json)"),
+    ],
+)
+def test_wrong_format_is_one_line_and_exit_2(
+    tmp_path: Path, command: str, file: str, fmt: str, needle: str
+) -> None:
+    _inputs(tmp_path)
+    store = tmp_path / "store"
+    result = _run(command, "--input", str(tmp_path / file), "--store", str(store), "--format", fmt)
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+    assert "Traceback" not in result.stderr
+    assert not store.exists()  # nothing started, nothing written
+
+
+def test_format_names_the_reader_whatever_the_suffix(ray_local: None, tmp_path: Path) -> None:
+    """A JSONL archive named .txt: refused by suffix, built with --format jsonl; its growth
+    is read by `nightly --format jsonl` as appended lines (only JSONL is read by its tail)."""
+    archive = tmp_path / "archive.txt"
+    lines = SAMPLE.read_text().splitlines(keepends=True)
+    archive.write_text("".join(lines[:-10]))
+    store = tmp_path / "store"
+    base = ["--input", str(archive), "--store", str(store), "--json"]
+    base += ["--set", "ray.num_shards=1"]
+    runner = CliRunner()
+
+    refused = runner.invoke(app, ["build", *base])
+    assert refused.exit_code == 2 and "unsupported archive format .txt" in refused.output
+
+    built = runner.invoke(app, ["build", *base, "--format", "jsonl"])
+    assert built.exit_code == 0, built.output
+    summary = json.loads(built.stdout.strip().splitlines()[-1])
+    assert summary["committed"] and summary["users"] == SAMPLE_USERS
+    assert summary["rows_read"] == SAMPLE_LINES - 10
+
+    # The grown tail carries turn_index (without it a nightly falls back to a full build).
+    tail = [json.loads(line) | {"turn_index": 100 + i} for i, line in enumerate(lines[-10:-2])]
+    archive.write_text("".join(lines[:-10]) + "".join(json.dumps(r) + "\n" for r in tail))
+    planned = runner.invoke(app, ["nightly", *base, "--dry-run", "-f", "jsonl"])
+    assert planned.exit_code == 0, planned.output
+    report = json.loads(planned.stdout.strip().splitlines()[-1])
+    assert report["mode"] == "incremental", report["reason"]
+    assert [f["kind"] for f in report["files"]] == ["appended"]
+    assert report["new_rows"] == len(tail) == 8
