@@ -274,6 +274,16 @@ class QueryConfig(Section):
         "holds this many messages (of the hits' mean length), proportionally less below "
         "(0: the same weight at every budget). 30: fit on the dev sets, see the README",
     )
+    chunk_vectors_min_tokens: int = Field(
+        0,
+        ge=0,
+        description="when the text and vector hits average at least this many tokens, rank "
+        "them also by their best sentence's vector (core.query.chunks) and fuse that list "
+        "(0: off)",
+    )
+    w_chunk_hits: float = Field(
+        1.0, ge=0, description="weight of the best-sentence vector ranking in the hit fusion"
+    )
     fuse_hit_modes: bool = Field(
         True, description="rank message hits by our weighted RRF of text and vector searches"
     )
@@ -306,6 +316,18 @@ class QueryConfig(Section):
         ge=0,
         description="routed lists get their full weight when the budget holds this many "
         "messages (of the hits' mean length), proportionally less below (0: always full)",
+    )
+    routed_weight_power: float = Field(
+        1.0,
+        ge=0,
+        description="routed lists' budget scale is (slots / routed_full_weight_slots) to this "
+        "power: above 1 the structure keeps out of small budgets of long messages faster",
+    )
+    routed_min_slots: float = Field(
+        0.0,
+        ge=0,
+        description="budgets holding fewer messages than this (of the hits' mean length) fuse "
+        "no routed lists: the global ranking alone decides the few slots (0: never)",
     )
     page_cited: int = Field(
         40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"

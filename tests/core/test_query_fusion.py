@@ -125,3 +125,22 @@ def test_hit_trajectories_are_expanded_even_when_not_selected() -> None:
     assert _service().expanded_trajectories(route) == ["t9"]
     widened = _service(expand_hit_trajectories=True, route_hits=2)
     assert widened.expanded_trajectories(route) == ["t9", "t1", "t2"]
+
+
+def test_routed_lists_keep_out_of_small_budgets_by_power_and_floor() -> None:
+    # Two hits of 134 tokens; the routed list says b. At 400 tokens the budget holds
+    # 400 / 134 = 2.99 slots, so the routed scale is 2.99 / 30 = 0.0995 (power 1) or 0.0099
+    # (power 2). With rrf_k 60, b overtakes a when 0.0995·(1/60) > 1/60 − 1/61 = 0.000273,
+    # i.e. when the scale exceeds 0.0164: at power 1 it does, at power 2 it does not.
+    a, b = (_long_ref(m, 100) for m in "ab")
+    plain = _route([a, b], texts=[a, b], dense=[a, b])
+    route = Route("u", plain.info, [], plain.hits, [], [], [(1.0, [b])], plain.hit_lists)
+    ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
+    linear = _service(routed_full_weight_slots=30)
+    assert ids(linear.evidence_hits(route, 400)) == ["b", "a"]
+    squared = _service(routed_full_weight_slots=30, routed_weight_power=2.0)
+    assert ids(squared.evidence_hits(route, 400)) == ["a", "b"]
+    # A floor of 3 slots: 2.99 slots fuse no routed list at all; 4,020 tokens (30 slots) do.
+    floor = _service(routed_full_weight_slots=30, routed_min_slots=3.0)
+    assert ids(floor.evidence_hits(route, 400)) == ["a", "b"]
+    assert ids(floor.evidence_hits(route, 4020)) == ["b", "a"]
