@@ -29,6 +29,31 @@ from arborwiki.storage.archive.locomo import read_locomo_qa
 ROUTED_VARIANTS = {"arborwiki": True, "no_wiki": False}  # variant → routes with pages
 
 
+class MemoReader:
+    """The store's reader with the evidence step's look-ups remembered (the store does not
+    change during a sweep): every evidence setting on one route asks the same questions."""
+
+    MEMO = ("messages", "messages_in_snapshots", "claims", "claims_by_id")
+
+    def __init__(self, reader: object) -> None:
+        self._reader, self._memo = reader, {}
+
+    def __getattr__(self, name: str) -> object:
+        method = getattr(self._reader, name)
+        if name not in self.MEMO:
+            return method
+
+        def remembered(user_id: str, ids: list[str]) -> object:
+            key = (name, user_id, tuple(ids))
+            if key not in self._memo:
+                if len(self._memo) > 4096:
+                    self._memo.clear()
+                self._memo[key] = method(user_id, ids)
+            return self._memo[key]
+
+        return remembered
+
+
 def _spec(raw: str) -> tuple[str, list[str]]:
     name, _, overrides = raw.partition(":")
     return name, [o for o in overrides.split(",") if o]
@@ -57,10 +82,12 @@ def main() -> None:
     for grid in args.grid or ["base:"]:
         name, overrides = _spec(grid)
         cfg = load_config(overrides=[*args.set, *overrides])
-        runner = Variants(open_service(args.store, cfg))
+        service = open_service(args.store, cfg)
+        reader = MemoReader(service.reader)
+        runner = Variants(QueryService(reader, service.embedder, cfg))  # type: ignore[arg-type]
         evidence = {
             f"{name}/{e_name}": QueryService(
-                runner.reader,
+                reader,  # type: ignore[arg-type]
                 runner.service.embedder,
                 load_config(overrides=[*args.set, *overrides, *e_overrides]),
             )

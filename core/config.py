@@ -329,6 +329,16 @@ class QueryConfig(Section):
         description="budgets holding fewer messages than this (of the hits' mean length) fuse "
         "no routed lists: the global ranking alone decides the few slots (0: never)",
     )
+    entity_queries: int = Field(
+        0,
+        ge=0,
+        description="questions naming two or more of the user's entities: one full-text "
+        "search per named entity (the entity and the question's other words), this many "
+        "hits each, fused as routed lists (0: off)",
+    )
+    w_entity_queries: float = Field(
+        0.5, ge=0, description="weight of each per-entity sub-query's ranking"
+    )
     page_cited: int = Field(
         40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
     )

@@ -25,7 +25,7 @@ from arborwiki.core.query.localize import (
     pseudo_snapshot,
     pseudo_window,
 )
-from arborwiki.core.query.questions import QuestionInfo, analyze_question
+from arborwiki.core.query.questions import QuestionInfo, analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MemoryReader, MessageRef
 from arborwiki.core.query.result import (
     ClaimLine,
@@ -217,6 +217,10 @@ class QueryService:
             missing = [m for m in cited if m not in known]
             known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
             cited_refs = [known[m] for m in cited if m in known]
+        if qc.entity_queries and qc.w_entity_queries:
+            for sub in entity_subqueries(info):
+                found = self.reader.search_messages(user_id, sub, vector, qc.entity_queries, "text")
+                lists.append((qc.w_entity_queries, [h.record for h in found]))
         if inside is not None:
             lists.append((qc.w_routed, [h.record for h in inside.result()]))
         if cited_refs:

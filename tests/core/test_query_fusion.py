@@ -8,7 +8,7 @@ import pytest
 
 from arborwiki.core.config import Config
 from arborwiki.core.evaluation.long_archive import long_owner
-from arborwiki.core.query.questions import analyze_question
+from arborwiki.core.query.questions import analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import Candidate, Scored
 from arborwiki.core.query.service import QueryService, Route, fuse_hits, page_citations
@@ -144,3 +144,17 @@ def test_routed_lists_keep_out_of_small_budgets_by_power_and_floor() -> None:
     floor = _service(routed_full_weight_slots=30, routed_min_slots=3.0)
     assert ids(floor.evidence_hits(route, 400)) == ["a", "b"]
     assert ids(floor.evidence_hits(route, 4020)) == ["b", "a"]
+
+
+def test_entity_subqueries_search_each_named_entity_with_the_other_words() -> None:
+    known = frozenset({"caroline", "melanie", "new york", "paris"})
+    both = analyze_question("What subject have Caroline and Melanie both painted?", known)
+    assert entity_subqueries(both) == [
+        "caroline both painted subject",
+        "melanie both painted subject",
+    ]
+    # A multi-word entity's words leave the rest; the longest entity comes first.
+    trip = analyze_question("When did Melanie go to New York?", known)
+    assert entity_subqueries(trip) == ["new york go", "melanie go"]
+    # One entity: no sub-queries (the question itself is that query).
+    assert entity_subqueries(analyze_question("What did Caroline paint?", known)) == []
