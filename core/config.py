@@ -275,11 +275,11 @@ class QueryConfig(Section):
         "(0: the same weight at every budget). 30: fit on the dev sets, see the README",
     )
     chunk_vectors_min_tokens: int = Field(
-        0,
+        100,
         ge=0,
         description="when the text and vector hits average at least this many tokens, rank "
         "them also by their best sentence's vector (core.query.chunks) and fuse that list "
-        "(0: off)",
+        "(0: off). 100: fit on the long-archive dev set; inactive on LoCoMo dev (short turns)",
     )
     w_chunk_hits: float = Field(
         1.0, ge=0, description="weight of the best-sentence vector ranking in the hit fusion"
@@ -318,10 +318,11 @@ class QueryConfig(Section):
         "messages (of the hits' mean length), proportionally less below (0: always full)",
     )
     routed_weight_power: float = Field(
-        1.0,
+        2.0,
         ge=0,
         description="routed lists' budget scale is (slots / routed_full_weight_slots) to this "
-        "power: above 1 the structure keeps out of small budgets of long messages faster",
+        "power: above 1 the structure keeps out of small budgets of long messages faster. "
+        "2: fit on both dev sets, see the README",
     )
     routed_min_slots: float = Field(
         0.0,

@@ -136,12 +136,12 @@ def test_routed_lists_keep_out_of_small_budgets_by_power_and_floor() -> None:
     plain = _route([a, b], texts=[a, b], dense=[a, b])
     route = Route("u", plain.info, [], plain.hits, [], [], [(1.0, [b])], plain.hit_lists)
     ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
-    linear = _service(routed_full_weight_slots=30)
+    linear = _service(routed_full_weight_slots=30, routed_weight_power=1.0)
     assert ids(linear.evidence_hits(route, 400)) == ["b", "a"]
     squared = _service(routed_full_weight_slots=30, routed_weight_power=2.0)
     assert ids(squared.evidence_hits(route, 400)) == ["a", "b"]
     # A floor of 3 slots: 2.99 slots fuse no routed list at all; 4,020 tokens (30 slots) do.
-    floor = _service(routed_full_weight_slots=30, routed_min_slots=3.0)
+    floor = _service(routed_full_weight_slots=30, routed_weight_power=1.0, routed_min_slots=3.0)
     assert ids(floor.evidence_hits(route, 400)) == ["a", "b"]
     assert ids(floor.evidence_hits(route, 4020)) == ["b", "a"]
 
