@@ -5,6 +5,10 @@ budget for each setting, for calibrating the evidence fusion on dev data only.
         --grid 'base:' --grid 'cited:query.page_cited=40,query.w_page_cited=1.0'
 
 Each --grid is NAME:comma-separated dotted overrides (applied to configs/default.yaml).
+Each --evidence-grid is the same for settings read only *after* routing (the evidence order:
+e.g. query.routed_full_weight_slots, query.vector_full_weight_slots, query.reply_hits): every
+question is routed once per --grid and each evidence setting reuses that route, so a sweep
+of evidence settings costs one routing pass (rows are named GRID/EVIDENCE).
 """
 
 from __future__ import annotations
@@ -19,7 +23,40 @@ from arborwiki.core.config import load_config
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.metrics import aggregate, score
 from arborwiki.core.evaluation.variants import Variants
+from arborwiki.core.query.service import QueryService
 from arborwiki.storage.archive.locomo import read_locomo_qa
+
+ROUTED_VARIANTS = {"arborwiki": True, "no_wiki": False}  # variant → routes with pages
+
+
+class MemoReader:
+    """The store's reader with the evidence step's look-ups remembered (the store does not
+    change during a sweep): every evidence setting on one route asks the same questions."""
+
+    MEMO = ("messages", "messages_in_snapshots", "claims", "claims_by_id")
+
+    def __init__(self, reader: object) -> None:
+        self._reader, self._memo = reader, {}
+
+    def __getattr__(self, name: str) -> object:
+        method = getattr(self._reader, name)
+        if name not in self.MEMO:
+            return method
+
+        def remembered(user_id: str, ids: list[str]) -> object:
+            key = (name, user_id, tuple(ids))
+            if key not in self._memo:
+                if len(self._memo) > 4096:
+                    self._memo.clear()
+                self._memo[key] = method(user_id, ids)
+            return self._memo[key]
+
+        return remembered
+
+
+def _spec(raw: str) -> tuple[str, list[str]]:
+    name, _, overrides = raw.partition(":")
+    return name, [o for o in overrides.split(",") if o]
 
 
 def main() -> None:
@@ -28,6 +65,7 @@ def main() -> None:
     ap.add_argument("store")
     ap.add_argument("--budgets", default="1000,2700,4000")
     ap.add_argument("--grid", action="append", default=[])
+    ap.add_argument("--evidence-grid", action="append", default=[])
     ap.add_argument("--variant", default="arborwiki")
     ap.add_argument("--set", action="append", default=[], help="overrides for every setting")
     ap.add_argument(
@@ -36,14 +74,25 @@ def main() -> None:
         "keyed by the variant for the default grid, else by the grid's name",
     )
     args = ap.parse_args()
+    if args.evidence_grid and args.variant not in ROUTED_VARIANTS:
+        ap.error(f"--evidence-grid needs --variant among {', '.join(ROUTED_VARIANTS)}")
     budgets = [int(b) for b in args.budgets.split(",")]
     questions = read_locomo_qa(args.file)
     rows, saved = [], {}
-    for spec in args.grid or ["base:"]:
-        name, _, raw = spec.partition(":")
-        overrides = [*args.set, *(o for o in raw.split(",") if o)]
-        cfg = load_config(overrides=overrides)
-        runner = Variants(open_service(args.store, cfg))
+    for grid in args.grid or ["base:"]:
+        name, overrides = _spec(grid)
+        cfg = load_config(overrides=[*args.set, *overrides])
+        service = open_service(args.store, cfg)
+        reader = MemoReader(service.reader)
+        runner = Variants(QueryService(reader, service.embedder, cfg))  # type: ignore[arg-type]
+        evidence = {
+            f"{name}/{e_name}": QueryService(
+                reader,  # type: ignore[arg-type]
+                runner.service.embedder,
+                load_config(overrides=[*args.set, *overrides, *e_overrides]),
+            )
+            for e_name, e_overrides in map(_spec, args.evidence_grid)
+        }
         started, scores = time.time(), []
         for qa in questions:
             index = runner.user(qa.user_id)
@@ -51,16 +100,25 @@ def main() -> None:
             if not gold:
                 continue
             resolved = QA(qa.user_id, qa.question, qa.category, gold, qa.answer)
-            for b, ctx in runner.get(args.variant)(resolved, budgets).items():
-                scores.append(score(name, b, qa.category, gold, ctx, index.trajectory_of()))
-        metrics = aggregate(scores)[name]
-        saved[args.variant if not args.grid else name] = metrics
+            if evidence:
+                route = runner.route(resolved, use_pages=ROUTED_VARIANTS[args.variant])
+                contexts = {row: runner.answered(route, budgets, s) for row, s in evidence.items()}
+            else:
+                contexts = {name: runner.get(args.variant)(resolved, budgets)}
+            for row, by_budget in contexts.items():
+                for b, ctx in by_budget.items():
+                    scores.append(score(row, b, qa.category, gold, ctx, index.trajectory_of()))
+        seconds = time.time() - started
+        for row, metrics in aggregate(scores).items():
+            saved[args.variant if not (args.grid or evidence) else row] = metrics
+            cov = {b: (metrics[str(b)]["all"], metrics[str(b)]["1"]) for b in budgets}
+            cells = [
+                f"{a['gold_ref_cov']:.3f} (mh {m['gold_ref_cov']:.3f})" for a, m in cov.values()
+            ]
+            rows.append(f"| {row} | " + " | ".join(cells) + f" | {seconds:.0f} s |")
+            print(rows[-1], flush=True)
         if args.out:
             Path(args.out).write_text(json.dumps({"file": args.file, "variants": saved}, indent=2))
-        cov = {b: (metrics[str(b)]["all"], metrics[str(b)]["1"]) for b in budgets}
-        cells = [f"{a['gold_ref_cov']:.3f} (mh {m['gold_ref_cov']:.3f})" for a, m in cov.values()]
-        rows.append(f"| {name} | " + " | ".join(cells) + f" | {time.time() - started:.0f} s |")
-        print(rows[-1], flush=True)
     print("\n| setting | " + " | ".join(f"@{b}" for b in budgets) + " | time |")
     print("|---" * (len(budgets) + 2) + "|")
     print("\n".join(rows))

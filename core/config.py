@@ -286,6 +286,16 @@ class QueryConfig(Section):
         "holds this many messages (of the hits' mean length), proportionally less below "
         "(0: the same weight at every budget). 30: fit on the dev sets, see the README",
     )
+    chunk_vectors_min_tokens: int = Field(
+        100,
+        ge=0,
+        description="when the text and vector hits average at least this many tokens, rank "
+        "them also by their best sentence's vector (core.query.chunks) and fuse that list "
+        "(0: off). 100: fit on the long-archive dev set; inactive on LoCoMo dev (short turns)",
+    )
+    w_chunk_hits: float = Field(
+        1.0, ge=0, description="weight of the best-sentence vector ranking in the hit fusion"
+    )
     fuse_hit_modes: bool = Field(
         True, description="rank message hits by our weighted RRF of text and vector searches"
     )
@@ -318,6 +328,29 @@ class QueryConfig(Section):
         ge=0,
         description="routed lists get their full weight when the budget holds this many "
         "messages (of the hits' mean length), proportionally less below (0: always full)",
+    )
+    routed_weight_power: float = Field(
+        2.0,
+        ge=0,
+        description="routed lists' budget scale is (slots / routed_full_weight_slots) to this "
+        "power: above 1 the structure keeps out of small budgets of long messages faster. "
+        "2: fit on both dev sets, see the README",
+    )
+    routed_min_slots: float = Field(
+        0.0,
+        ge=0,
+        description="budgets holding fewer messages than this (of the hits' mean length) fuse "
+        "no routed lists: the global ranking alone decides the few slots (0: never)",
+    )
+    entity_queries: int = Field(
+        0,
+        ge=0,
+        description="questions naming two or more of the user's entities: one full-text "
+        "search per named entity (the entity and the question's other words), this many "
+        "hits each, fused as routed lists (0: off)",
+    )
+    w_entity_queries: float = Field(
+        0.5, ge=0, description="weight of each per-entity sub-query's ranking"
     )
     page_cited: int = Field(
         40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"

@@ -118,10 +118,10 @@ class Variants:
                 setattr(cfg.query, key, value)
             self._ablated[name] = QueryService(self.reader, self.service.embedder, cfg)
         service = self._ablated[name]
-        return self._answered(service.route(qa.user_id, qa.question), budgets, service)
+        return self.answered(service.route(qa.user_id, qa.question), budgets, service)
 
     # -------------------------------------------------------------- structured
-    def _answered(
+    def answered(
         self, route: Route, budgets: list[int], service: QueryService | None = None
     ) -> dict[int, Context]:
         out = {}
@@ -141,10 +141,10 @@ class Variants:
         return out
 
     def arborwiki(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
-        return self._answered(self.route(qa), budgets)
+        return self.answered(self.route(qa), budgets)
 
     def no_wiki(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
-        return self._answered(self.service.route(qa.user_id, qa.question, use_pages=False), budgets)
+        return self.answered(self.service.route(qa.user_id, qa.question, use_pages=False), budgets)
 
     def latest_snapshot(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
         """Only the latest snapshot of each selected trajectory, in selection order."""

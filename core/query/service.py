@@ -17,6 +17,7 @@ from arborwiki.core.embedding import Embedder, cosine
 from arborwiki.core.extract.base import Extractor
 from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.forest.evidence import history
+from arborwiki.core.query.chunks import chunk_ranking
 from arborwiki.core.query.evidence import Budget, expand_evidence
 from arborwiki.core.query.history import history_result, source_ids
 from arborwiki.core.query.localize import (
@@ -25,7 +26,7 @@ from arborwiki.core.query.localize import (
     pseudo_snapshot,
     pseudo_window,
 )
-from arborwiki.core.query.questions import QuestionInfo, analyze_question
+from arborwiki.core.query.questions import QuestionInfo, analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MemoryReader, MessageRef
 from arborwiki.core.query.result import (
     ClaimLine,
@@ -172,11 +173,14 @@ class QueryService:
         texts = [h.record for h in text.result()]
         refs = texts + [h.record for h in dense]
         w_vector = qc.w_vector_hits
+        rule = self.cfg.tokens
+        mean = sum(count_tokens(r.message.full_text, rule) for r in refs) / max(len(refs), 1)
         if qc.vector_full_weight_tokens and refs:
-            rule = self.cfg.tokens
-            mean = sum(count_tokens(r.message.full_text, rule) for r in refs) / len(refs)
             w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
         lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
+        if qc.chunk_vectors_min_tokens and refs and mean >= qc.chunk_vectors_min_tokens:
+            pool = list({r.message.message_id: r for r in refs}.values())
+            lists.append((qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed)))
         return fuse_hits(lists, qc.rrf_k)[: qc.message_hits], lists
 
     def _routed_lists(
@@ -214,6 +218,10 @@ class QueryService:
             missing = [m for m in cited if m not in known]
             known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
             cited_refs = [known[m] for m in cited if m in known]
+        if qc.entity_queries and qc.w_entity_queries:
+            for sub in entity_subqueries(info):
+                found = self.reader.search_messages(user_id, sub, vector, qc.entity_queries, "text")
+                lists.append((qc.w_entity_queries, [h.record for h in found]))
         if inside is not None:
             lists.append((qc.w_routed, [h.record for h in inside.result()]))
         if cited_refs:
@@ -229,17 +237,19 @@ class QueryService:
         qc = self.cfg.query
         slots = self._slots(route, budget_tokens)
         hits = route.hits
-        if qc.vector_full_weight_slots and len(route.hit_lists) == 2:
-            # Few slots: the sharper ranking (full text) decides; many: the vector joins.
-            (w_text, texts), (w_vector, dense) = route.hit_lists
+        if qc.vector_full_weight_slots and len(route.hit_lists) >= 2:
+            # Few slots: the sharper ranking (full text) decides; many: the vectors join.
+            (w_text, texts), *vectors = route.hit_lists
             v_scale = min(1.0, slots / qc.vector_full_weight_slots)
-            lists = [(w_text, texts), (w_vector * v_scale, dense)]
+            lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
             hits = fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
         if not route.routed_lists:
             return hits
+        if slots < qc.routed_min_slots:
+            return hits
         scale = 1.0
         if qc.routed_full_weight_slots:
-            scale = min(1.0, slots / qc.routed_full_weight_slots)
+            scale = min(1.0, slots / qc.routed_full_weight_slots) ** qc.routed_weight_power
         ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
         lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
         return fuse_hits(lists, qc.rrf_k)

@@ -8,7 +8,7 @@ import pytest
 
 from arborwiki.core.config import Config
 from arborwiki.core.evaluation.long_archive import long_owner
-from arborwiki.core.query.questions import analyze_question
+from arborwiki.core.query.questions import analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import Candidate, Scored
 from arborwiki.core.query.service import QueryService, Route, fuse_hits, page_citations
@@ -125,3 +125,36 @@ def test_hit_trajectories_are_expanded_even_when_not_selected() -> None:
     assert _service().expanded_trajectories(route) == ["t9"]
     widened = _service(expand_hit_trajectories=True, route_hits=2)
     assert widened.expanded_trajectories(route) == ["t9", "t1", "t2"]
+
+
+def test_routed_lists_keep_out_of_small_budgets_by_power_and_floor() -> None:
+    # Two hits of 134 tokens; the routed list says b. At 400 tokens the budget holds
+    # 400 / 134 = 2.99 slots, so the routed scale is 2.99 / 30 = 0.0995 (power 1) or 0.0099
+    # (power 2). With rrf_k 60, b overtakes a when 0.0995·(1/60) > 1/60 − 1/61 = 0.000273,
+    # i.e. when the scale exceeds 0.0164: at power 1 it does, at power 2 it does not.
+    a, b = (_long_ref(m, 100) for m in "ab")
+    plain = _route([a, b], texts=[a, b], dense=[a, b])
+    route = Route("u", plain.info, [], plain.hits, [], [], [(1.0, [b])], plain.hit_lists)
+    ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
+    linear = _service(routed_full_weight_slots=30, routed_weight_power=1.0)
+    assert ids(linear.evidence_hits(route, 400)) == ["b", "a"]
+    squared = _service(routed_full_weight_slots=30, routed_weight_power=2.0)
+    assert ids(squared.evidence_hits(route, 400)) == ["a", "b"]
+    # A floor of 3 slots: 2.99 slots fuse no routed list at all; 4,020 tokens (30 slots) do.
+    floor = _service(routed_full_weight_slots=30, routed_weight_power=1.0, routed_min_slots=3.0)
+    assert ids(floor.evidence_hits(route, 400)) == ["a", "b"]
+    assert ids(floor.evidence_hits(route, 4020)) == ["b", "a"]
+
+
+def test_entity_subqueries_search_each_named_entity_with_the_other_words() -> None:
+    known = frozenset({"caroline", "melanie", "new york", "paris"})
+    both = analyze_question("What subject have Caroline and Melanie both painted?", known)
+    assert entity_subqueries(both) == [
+        "caroline both painted subject",
+        "melanie both painted subject",
+    ]
+    # A multi-word entity's words leave the rest; the longest entity comes first.
+    trip = analyze_question("When did Melanie go to New York?", known)
+    assert entity_subqueries(trip) == ["new york go", "melanie go"]
+    # One entity: no sub-queries (the question itself is that query).
+    assert entity_subqueries(analyze_question("What did Caroline paint?", known)) == []
