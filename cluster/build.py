@@ -5,7 +5,7 @@
     windows ─────ExtractStage actors (GPU: vllm; ─▶ drafts into the cache
                  HTTP: openai), batches across users
     shard parts + cached drafts ──CompileStage tasks (CPU)──▶ staged rows per table
-    staged rows ──driver──▶ one upsert per Lance table, failures, run record
+    staged rows ──driver──▶ rebuilt users' rows replaced per Lance table, failures, run record
 
 With the rules extractor (CPU default) and no rule cache, extraction is fused into the
 compile tasks (read → compile → commit): shipping windows to another process would cost
@@ -430,8 +430,9 @@ def _commit(
     failures: list[UserFailure],
     scope: CommitScope,
 ) -> dict[str, float]:
-    """One upsert per table; failed users' earlier memory is left as it was; the quarantine
-    rows of the run's input files are replaced by this run's (a nightly run only adds).
+    """Each table's rebuilt users replaced by their staged rows; failed users' earlier
+    memory is left as it was; the quarantine rows of the run's input files are replaced by
+    this run's (a nightly run only adds).
     Returns the commit's wall seconds by part (upsert, index, compact)."""
     staged = {name: _staged(shard_dirs, f"{name}.parquet") for name in USER_TABLES}
     staged["quarantine"] = list(part.quarantine_files) + _staged(shard_dirs, "quarantine.parquet")
