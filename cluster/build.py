@@ -346,7 +346,7 @@ def compile_and_commit(
 
     if not paths.exists(committed_marker) or failures:
         timeline.start("commit")
-        parts = _commit(store_dir, cfg, part, shard_dirs, failures, scope)
+        parts = _commit(store_dir, cfg, part, shard_dirs, failures, scope, live)
         for name, seconds in parts.items():
             timeline.add(f"commit:{name}", seconds)
         store = LanceStore(store_dir)
@@ -429,23 +429,50 @@ def _commit(
     shard_dirs: dict[int, str],
     failures: list[UserFailure],
     scope: CommitScope,
+    live: LiveWork,
 ) -> dict[str, float]:
     """Each table's rebuilt users replaced by their staged rows; failed users' earlier
     memory is left as it was; the quarantine rows of the run's input files are replaced by
     this run's (a nightly run only adds).
-    Returns the commit's wall seconds by part (upsert, index, compact)."""
+
+    The commit runs as one Ray task, not on the driver: appending the rows and building the
+    full-text index take memory that grows with the tables (measured on the driver: 323 MB
+    through a 300K build, 800 MB during its commit), and the driver should hold counts and
+    file lists only. Returns the commit's wall seconds by part (upsert, index, compact)."""
     staged = {name: _staged(shard_dirs, f"{name}.parquet") for name in USER_TABLES}
     staged["quarantine"] = list(part.quarantine_files) + _staged(shard_dirs, "quarantine.parquet")
     failed = {f.user_id for f in failures}
     users = sorted(u for shard_users in part.users.values() for u in shard_users if u not in failed)
     dim = embedder_for(cfg.embed).dim
+    files = [f for table_files in staged.values() for f in table_files]
+    options = store_task_options(store_dir, *files)
+    task = ray.remote(num_cpus=1, max_retries=0, **options)(commit_staged)
+    ref = task.remote(
+        store_dir, staged, users, dim, scope.quarantine_sources, scope.replace_quarantine
+    )
+    live.refs.add(ref)
+    try:
+        return ray.get(ref)
+    finally:
+        live.refs.discard(ref)
+
+
+def commit_staged(
+    store_dir: str,
+    staged: dict[str, list[str]],
+    users: list[str],
+    dim: int,
+    quarantine_sources: list[str],
+    replace_quarantine: bool,
+) -> dict[str, float]:
+    """The commit itself (see `_commit`), in whichever process runs it."""
     store = LanceStore(store_dir)
     store.commit_run(
         staged,
         users,
         dim,
-        quarantine_sources=scope.quarantine_sources,
-        replace_quarantine=scope.replace_quarantine,
+        quarantine_sources=quarantine_sources,
+        replace_quarantine=replace_quarantine,
     )
     return store.commit_seconds
 
