@@ -8,11 +8,9 @@ test session's `ray_local`; teardown kills whatever still names its temp dir.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -21,21 +19,9 @@ from pathlib import Path
 from arborwiki.storage import paths
 from tests.conftest import EXAMPLES, REPO
 from tests.object_store import BUCKET, environment, moto_server, s3_env
+from tests.processes import kill_processes_naming
 
 ARCHIVE = EXAMPLES / "sample_archive.jsonl"
-
-
-def _kill_processes_naming(marker: str) -> None:
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit() or int(proc.name) == os.getpid():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        if marker in cmdline:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(proc.name), signal.SIGKILL)
 
 
 def test_shards_run_on_two_nodes_sharing_only_the_object_store(tmp_path: Path) -> None:
@@ -70,7 +56,7 @@ def test_shards_run_on_two_nodes_sharing_only_the_object_store(tmp_path: Path) -
             with environment(env):
                 committed = paths.list_files(f"{store}/_work/runs", pattern="*.committed")
     finally:
-        _kill_processes_naming(temp_root)
+        kill_processes_naming(temp_root)
         shutil.rmtree(temp_root, ignore_errors=True)
 
     summary = out["summary"]

@@ -8,12 +8,10 @@ Ray; teardown kills only the processes whose command line names that temp dir (a
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -26,23 +24,11 @@ from pathlib import Path
 import pytest
 
 from tests.local_http import free_port
+from tests.processes import kill_processes_naming
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def _kill_processes_naming(marker: str) -> None:
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit() or int(proc.name) == os.getpid():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        if marker in cmdline:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(proc.name), signal.SIGKILL)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +65,7 @@ def ray_head() -> Iterator[tuple[str, dict[str, str]]]:
                 time.sleep(1)
         yield address, env
     finally:
-        _kill_processes_naming(temp)
+        kill_processes_naming(temp)
         shutil.rmtree(temp, ignore_errors=True)
 
 

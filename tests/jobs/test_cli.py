@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arborwiki.jobs.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.processes import run_cli
 
 
 @pytest.mark.parametrize(
@@ -32,7 +23,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 )
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], needle: str) -> None:
     (tmp_path / "a.txt").write_text("hello")
-    result = _run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    result = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert result.returncode == 2, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,19 +14,11 @@ import pytest
 from typer.testing import CliRunner
 
 from arborwiki.jobs.cli import app
+from tests.processes import run_cli
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample_archive.jsonl"
 SAMPLE_LINES = 161  # non-blank lines of the sample archive, counted by hand (wc -l)
 SAMPLE_USERS = 4
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arborwiki.jobs.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def _inputs(tmp: Path) -> None:
@@ -54,7 +44,9 @@ def test_wrong_format_is_one_line_and_exit_2(
 ) -> None:
     _inputs(tmp_path)
     store = tmp_path / "store"
-    result = _run(command, "--input", str(tmp_path / file), "--store", str(store), "--format", fmt)
+    result = run_cli(
+        command, "--input", str(tmp_path / file), "--store", str(store), "--format", fmt
+    )
     assert result.returncode == 2, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
