@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arborwiki.storage.lance_store import LanceStore
-from tests.jobs.test_cli import _run
+from tests.processes import run_cli
 
 
 def test_missing_store_and_unknown_user_are_one_line(tmp_path: Path) -> None:
@@ -15,12 +15,12 @@ def test_missing_store_and_unknown_user_are_one_line(tmp_path: Path) -> None:
         (tmp_path / "empty", "has no memory"),
     ]
     for store, needle in cases:
-        done = _run("export-html", "--store", str(store), "--user", "../../etc", "--out",
+        done = run_cli("export-html", "--store", str(store), "--user", "../../etc", "--out",
                     str(tmp_path / "site"))  # fmt: skip
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         assert done.returncode == 2 and len(lines) == 1, done.stderr
         assert lines[0].startswith("error: ") and needle in lines[0]
     assert not (tmp_path / "site").exists()
-    bad = _run("export-html", "--store", str(tmp_path), "--user", "u", "--out", "x",
+    bad = run_cli("export-html", "--store", str(tmp_path), "--user", "u", "--out", "x",
                "--page-nodes", "0")  # fmt: skip
     assert bad.returncode == 2 and "page-nodes" in bad.stderr
