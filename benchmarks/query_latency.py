@@ -96,9 +96,10 @@ def run_load(call: Call, users: list[str], texts: list[str], n: int, threads: in
 
 
 def profile(store: Path, cfg: Config, users: list[str], n: int) -> str:
-    """cProfile of in-process queries: which functions the time goes to."""
+    """cProfile of warm in-process queries (each user asked once before): where the time goes."""
     service = open_service(str(store), cfg)
-    service.query(users[0], QUESTIONS[0])
+    for user in users[: min(n, len(users))]:
+        service.query(user, QUESTIONS[0])
     profiler = cProfile.Profile()
     profiler.enable()
     for i in range(n):

@@ -436,9 +436,10 @@ def _commit(
     this run's (a nightly run only adds).
 
     The commit runs as one Ray task, not on the driver: appending the rows and building the
-    full-text index take memory that grows with the tables (measured on the driver: 323 MB
-    through a 300K build, 800 MB during its commit), and the driver should hold counts and
-    file lists only. Returns the commit's wall seconds by part (upsert, index, compact)."""
+    indexes take memory that grows with the tables (measured on the driver, when it still
+    built a full-text index too: 323 MB through a 300K build, 800 MB during its commit), and
+    the driver should hold counts and file lists only. Returns the commit's wall seconds by
+    part (upsert, index, compact)."""
     staged = {name: _staged(shard_dirs, f"{name}.parquet") for name in USER_TABLES}
     staged["quarantine"] = list(part.quarantine_files) + _staged(shard_dirs, "quarantine.parquet")
     failed = {f.user_id for f in failures}

@@ -315,6 +315,11 @@ class QueryConfig(Section):
         "hits, selected or not (else only for the selected trajectories)",
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
+    bm25_k1: float = Field(1.2, gt=0, description="BM25 term-frequency saturation (Lance's)")
+    bm25_b: float = Field(0.75, ge=0, le=1, description="BM25 length normalisation (Lance's)")
+    hybrid_rrf_k: int = Field(
+        60, ge=1, description="reciprocal-rank constant fusing a hybrid search's two legs"
+    )
     routed_hits: int = Field(
         40,
         ge=0,

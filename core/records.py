@@ -95,7 +95,7 @@ class StoredMessage(MessageFields):
     """A row of the messages table: the message, where it sits in the memory, its vector."""
 
     row_id: str = Field(description="stable_id('msg', user_id, message_id): the table key")
-    search_text: str = Field(description="Message.search_text, full-text indexed")
+    search_text: str = Field(description="Message.search_text: what searches match")
     snapshot_id: str | None = None
     trajectory_id: str | None = None
     vector: list[float] | None = None

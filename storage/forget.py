@@ -3,7 +3,7 @@
 Provenance makes the cascade exact. Forgetting messages recompiles the user from the
 messages that remain (`core.pipeline.build_user_memory`, the configured extractor and
 embedder): snapshots built only from the forgotten messages, claims whose only sources are
-gone, their evidence, pages, vectors and full-text entries disappear, and what was built
+gone, their evidence, pages and vectors disappear, and what was built
 from several messages is rebuilt without the forgotten ones. Then every touched table is
 compacted with every deleted row materialised, its indexes rebuilt, a run recorded, and
 every older version of every table deleted, so no file under the store still holds the

@@ -3,9 +3,9 @@
 Write side: a run's workers leave Parquet files per shard and table; `commit_run`
 upserts them table by table (one new version per table), deleting the rebuilt users'
 rows that no longer exist, compacts and indexes, then `record_run` appends the run's row
-to `runs` with the version of every table. Read side: user-scoped lookups and hybrid
-(vector + full-text) search, always filtered by user *before* ranking (`prefilter=True`),
-with every literal quoted by `sql_str`.
+to `runs` with the version of every table. Read side: user-scoped reads, every literal
+quoted by `sql_str`; the query side searches a user's rows in memory
+(core/query/user_search.py), so no full-text or vector index is kept here.
 
 Consistent reads: the latest row of `runs` is the one "current run" pointer. A store opened
 with `follow_runs=True` (every query-side reader) reads each table at the version that row
@@ -19,16 +19,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import lancedb
 import pyarrow as pa
-from lancedb.index import FTS, BTree
-from lancedb.query import LanceHybridQueryBuilder
-from lancedb.rerankers import RRFReranker
+from lancedb.index import BTree
 
 from arborwiki.storage import paths
 from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
@@ -76,9 +73,6 @@ class LanceStore:
         self._tables: dict[str, Any] = {}
         self.commit_seconds: dict[str, float] = {}
         """Wall seconds of the last `commit_run`'s parts (upsert, index, compact)."""
-        self._rows_removed: set[str] = set()
-        """Tables whose rows were updated or deleted here since their full-text index was
-        built: an incremental update would keep the removed rows' BM25 statistics."""
         self.refresh_seconds = refresh_seconds
         self.follow_runs = follow_runs
         self.run: dict[str, Any] | None = None
@@ -86,7 +80,6 @@ class LanceStore:
         self._run_key: tuple[str, Any] | None = None
         self._pinned: dict[str, int] = {}
         self._datasets: dict[str, Any] = {}  # pinned tables' Lance datasets (see `scan`)
-        self._leg_pool: ThreadPoolExecutor | None = None
         self._checked_at = float("-inf")
         if follow_runs:
             self.refresh()
@@ -155,9 +148,7 @@ class LanceStore:
             replace_where = sql_in("user_id", replace_users)
         if replace_where:
             builder = builder.when_not_matched_by_source_delete(replace_where)
-        result = builder.execute(data)
-        if result.num_updated_rows or result.num_deleted_rows:
-            self._rows_removed.add(name)
+        builder.execute(data)
         return int(table.version)
 
     def replace_users(
@@ -178,10 +169,7 @@ class LanceStore:
         """Delete the rows matching `where`; returns how many went."""
         if not self.has(name):
             return 0
-        deleted = int(self.table(name).delete(where).num_deleted_rows)
-        if deleted:
-            self._rows_removed.add(name)
-        return deleted
+        return int(self.table(name).delete(where).num_deleted_rows)
 
     def commit_run(
         self,
@@ -275,51 +263,35 @@ class LanceStore:
     def build_indexes(
         self, names: Iterable[str] | None = None, full: bool = False
     ) -> dict[str, list[str]]:
-        """Scalar index on user_id everywhere, full-text on text columns; returns the
-        columns indexed per table (`full`: rebuild every index of `names` from scratch).
+        """A scalar (B-tree) index on user_id in every table: each user-scoped read finds
+        its rows through it. Returns the tables whose index was built or updated (`full`:
+        rebuilt from scratch).
 
-        No ANN vector index: searches are filtered to one user first, whose memory
-        is small enough for exact search (a prefiltered exact search measured 8.7 ms).
-        An index is touched only when its table changed since it was built, so a run that
-        wrote nothing costs one metadata read per index. The user_id B-tree is updated
-        incrementally (new rows merged into it; deleted rows are masked by Lance). A
-        full-text index is updated incrementally when rows were only appended (same results
-        as a full build), and rebuilt over the whole table when this store updated or
-        deleted rows of it: Lance's incremental update then keeps the removed rows' BM25
-        statistics and changes scores and order (benchmarks/results/fts_incremental.md).
-        The "rows removed" flag lives in this object: a process killed between its writes
-        and this call leaves the next one an append-only view of the change.
+        The only index: searches run in memory over one user's rows, so neither a vector
+        nor a full-text index would be read (a full-text index also had to be rebuilt over
+        the whole table whenever rows were deleted, which every rebuilt user's are). The
+        B-tree is touched only when its table changed since it was built (a run that wrote
+        nothing costs one metadata read per table); new rows are merged into it, deleted
+        rows are masked by Lance.
         """
         built: dict[str, list[str]] = {}
         for name in names if names is not None else SPECS:
             if not self.has(name) or name == "runs":
                 continue
             table = self.table(name)
-            rows = table.count_rows()
-            if rows == 0:
+            if "user_id" not in table.schema.names or table.count_rows() == 0:
                 continue
             existing = {tuple(ix.columns): ix.name for ix in table.list_indices()}
-            wanted = [("user_id", BTree())] if "user_id" in table.schema.names else []
-            wanted += [(column, FTS(with_position=False)) for column in SPECS[name].fts]
-            for column, config in wanted:
-                index = existing.get((column,))
-                if index is None or full:
-                    table.create_index(column, config=config, replace=True)
-                elif isinstance(config, BTree):
-                    stats = table.index_stats(index)
-                    if stats is None or stats.num_unindexed_rows == 0:
-                        continue
-                    table.to_lance().optimize.optimize_indices(index_names=[index])
-                    table.checkout_latest()
-                elif name in self._rows_removed:
-                    table.create_index(column, config=config, replace=True)
-                elif _covers_all(table, index):
+            index = existing.get(("user_id",))
+            if index is None or full:
+                table.create_index("user_id", config=BTree(), replace=True)
+            else:
+                stats = table.index_stats(index)
+                if stats is None or stats.num_unindexed_rows == 0:
                     continue
-                else:  # rows were only appended: the delta gives the full build's results
-                    table.to_lance().optimize.optimize_indices(index_names=[index])
-                    table.checkout_latest()
-                built.setdefault(name, []).append(column)
-            self._rows_removed.discard(name)
+                table.to_lance().optimize.optimize_indices(index_names=[index])
+                table.checkout_latest()
+            built[name] = ["user_id"]
         return built
 
     # ---------------------------------------------------------------- read
@@ -358,59 +330,6 @@ class LanceStore:
         from it. A pinned table's dataset is opened once per run."""
         return self._dataset(name).to_table(filter=where, columns=columns)
 
-    def search(
-        self,
-        name: str,
-        user_id: str,
-        vector: Sequence[float] | None,
-        text: str | None,
-        limit: int,
-        where: str | None = None,
-        columns: list[str] | None = None,
-    ) -> list[dict[str, Any]]:
-        """Hybrid (vector + full-text, reciprocal-rank fused) search within one user.
-
-        Run on the Lance dataset directly, the two legs side by side, and fused by lancedb's
-        own hybrid combiner (min-max normalised scores, RRF): the rows, order and scores of
-        lancedb's `table.search(query_type="hybrid")`, at about two thirds of its CPU (no
-        query builder, no event-loop hop, no thread pool per call)."""
-        if limit <= 0:
-            return []
-        condition = f"user_id = {sql_str(user_id)}" + (f" AND ({where})" if where else "")
-        has_text = bool(text and text.strip())
-        if vector is None and not has_text:
-            return []
-        dataset = self._dataset(name)
-        hybrid = vector is not None and has_text
-
-        def leg(scoring: dict[str, Any], score: str) -> pa.Table:
-            return dataset.to_table(
-                columns=[*columns, score] if columns else None,
-                filter=condition,
-                prefilter=True,
-                with_row_id=hybrid,
-                **scoring,
-            )
-
-        fts = {"full_text_query": text, "limit": limit}
-        if vector is None:
-            return leg(fts, "_score").to_pylist()
-        knn = {"nearest": {"column": _vector_column(dataset), "q": list(vector), "k": limit}}
-        if not hybrid:
-            return leg(knn, "_distance").to_pylist()
-        text_leg = self._legs().submit(leg, fts, "_score")
-        vector_leg = leg(knn, "_distance")
-        fused = LanceHybridQueryBuilder._combine_hybrid_results(
-            fts_results=text_leg.result(),
-            vector_results=vector_leg,
-            norm=None,
-            fts_query=text,
-            reranker=RRFReranker(),
-            limit=limit,
-            with_row_ids=False,
-        )
-        return fused.to_pylist()
-
     def _dataset(self, name: str) -> Any:
         """The Lance dataset `name` is read at (a pinned table's is opened once per run)."""
         dataset = self._datasets.get(name)
@@ -419,12 +338,6 @@ class LanceStore:
             if self.pinned_version(name) is not None:
                 self._datasets[name] = dataset
         return dataset
-
-    def _legs(self) -> ThreadPoolExecutor:
-        """One thread for a hybrid search's full-text leg (Lance releases the GIL)."""
-        if self._leg_pool is None:
-            self._leg_pool = ThreadPoolExecutor(1, thread_name_prefix="lance-fts-leg")
-        return self._leg_pool
 
     def runs(self) -> list[dict[str, Any]]:
         """Every recorded run, oldest first (the last one is the current run)."""
@@ -445,15 +358,3 @@ def run_versions(run: dict[str, Any]) -> dict[str, int]:
     """A run row's table versions (`runs` itself never pinned)."""
     versions = json.loads(run.get("versions") or "{}")
     return {name: int(v) for name, v in versions.items() if name != "runs"}
-
-
-def _vector_column(dataset: Any) -> str:
-    """The one fixed-size-list column, the one lancedb searches by default."""
-    return next(f.name for f in dataset.schema if pa.types.is_fixed_size_list(f.type))
-
-
-def _covers_all(table: Any, index: str) -> bool:
-    """Does `index` cover every current row? (Lance's count of indexed rows already leaves
-    deleted rows out, so deletions alone go unseen here: `_rows_removed` tracks them.)"""
-    stats = table.index_stats(index)
-    return stats is not None and stats.num_unindexed_rows == 0

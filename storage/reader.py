@@ -15,9 +15,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
+import numpy as np
+import pyarrow as pa
+
+from arborwiki.core.config import QueryConfig
 from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
+from arborwiki.core.query.user_search import Scored, UserSearch
 from arborwiki.core.records import (
     Claim,
     EvidenceItem,
@@ -28,7 +34,7 @@ from arborwiki.core.records import (
     WikiPage,
 )
 from arborwiki.core.schema import row_to_record
-from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
+from arborwiki.storage.lance_store import LanceStore, sql_str
 from arborwiki.storage.tables import MESSAGE_REF_COLUMNS as MESSAGE_COLUMNS
 
 to_record = row_to_record  # the one row → record conversion (core.schema)
@@ -39,11 +45,46 @@ def to_message_ref(row: dict[str, Any]) -> MessageRef:
     return MessageRef(to_record(Message, row), row.get("snapshot_id"), row.get("trajectory_id"))
 
 
-def _score(row: dict[str, Any]) -> float:
-    for key in ("_relevance_score", "_score"):
-        if key in row:
-            return float(row[key])
-    return -float(row.get("_distance", 0.0))
+@dataclass(frozen=True)
+class Searchable(Generic[R]):
+    """One user's rows of a searched table: decoded records, row i searched as index row i;
+    `trajectory_ids[i]` lets a search be limited to some trajectories (messages only)."""
+
+    records: list[R]
+    index: UserSearch
+    trajectory_ids: np.ndarray
+
+    def search(
+        self,
+        text: str | None,
+        vector: list[float] | None,
+        limit: int,
+        trajectory_ids: list[str] | None = None,
+    ) -> list[Hit[R]]:
+        allowed = None
+        if trajectory_ids is not None:
+            wanted = set(trajectory_ids)
+            allowed = np.fromiter(
+                (t in wanted for t in self.trajectory_ids), bool, len(self.records)
+            )
+        has_text = bool(text and text.strip())
+        found: list[Scored]
+        if vector is not None and has_text:
+            found = self.index.hybrid(text or "", vector, limit, allowed)
+        elif vector is not None:
+            found = self.index.vector(vector, limit, allowed)
+        elif has_text:
+            found = self.index.text(text or "", limit, allowed)
+        else:
+            found = []
+        return [Hit(self.records[s.row], rank, s.score) for rank, s in enumerate(found)]
+
+
+def _vectors(column: pa.ChunkedArray) -> np.ndarray:
+    """A fixed-size-list column as an (n, dim) float32 matrix."""
+    dim = column.type.list_size
+    flat = column.combine_chunks().flatten().to_numpy(zero_copy_only=False)
+    return np.asarray(flat, dtype=np.float32).reshape(len(column), dim)
 
 
 class UserRowCache:
@@ -78,9 +119,16 @@ class UserRowCache:
 
 
 class LanceMemoryReader:
-    def __init__(self, store: LanceStore, cache_users: int = 0) -> None:
+    """Searches run in memory over the user's rows (core/query/user_search.py), kept in the
+    per-user cache when there is one, read for the call when there is not: the same hits,
+    cached or not."""
+
+    def __init__(
+        self, store: LanceStore, cache_users: int = 0, search: QueryConfig | None = None
+    ) -> None:
         self.store = store
         self.cache = UserRowCache(cache_users) if cache_users > 0 else None
+        self.search_cfg = search or QueryConfig()
 
     def _user_records(
         self, table: str, user_id: str, convert: Callable[[dict[str, Any]], R]
@@ -90,10 +138,9 @@ class LanceMemoryReader:
         version = self.store.pinned_version(table) if self.cache is not None else None
         if self.cache is None or version is None:
             return None
-        columns = MESSAGE_COLUMNS if table == "messages" else None
 
         def load() -> list[R]:
-            rows = self.store.scan(table, f"user_id = {sql_str(user_id)}", columns).to_pylist()
+            rows = self.store.scan(table, f"user_id = {sql_str(user_id)}").to_pylist()
             return [convert(r) for r in rows]
 
         return self.cache.get(user_id, table, version, load)
@@ -102,13 +149,63 @@ class LanceMemoryReader:
         rows = self._user_records("trajectories", user_id, lambda r: to_record(Trajectory, r))
         return None if rows is None else sorted(rows, key=lambda t: t.trajectory_id)
 
+    def _searchable(
+        self,
+        table: str,
+        user_id: str,
+        text_column: str,
+        convert: Callable[[dict[str, Any]], R],
+        columns: list[str] | None = None,
+        where: str | None = None,
+    ) -> Searchable[R]:
+        """The user's rows of `table` (those matching `where`) with their search index, from
+        the cache when the table is pinned, else read now."""
+
+        def load() -> Searchable[R]:
+            condition = f"user_id = {sql_str(user_id)}" + (f" AND ({where})" if where else "")
+            wanted = None if columns is None else [*columns, text_column, "vector"]
+            rows = self.store.scan(table, condition, wanted)
+            qc = self.search_cfg
+            index = UserSearch(
+                rows[text_column].to_pylist(),
+                _vectors(rows["vector"]),
+                qc.bm25_k1,
+                qc.bm25_b,
+                qc.hybrid_rrf_k,
+            )
+            trajectory_ids = (
+                rows["trajectory_id"].to_numpy(zero_copy_only=False)
+                if "trajectory_id" in rows.column_names and table == "messages"
+                else np.full(rows.num_rows, None, dtype=object)
+            )
+            plain = rows.drop_columns([text_column, "vector"]) if columns is not None else rows
+            return Searchable([convert(r) for r in plain.to_pylist()], index, trajectory_ids)
+
+        version = self.store.pinned_version(table) if self.cache is not None else None
+        if self.cache is None or version is None:
+            return load()
+        return self.cache.get(user_id, f"{table} searched", version, load)
+
+    def _searchable_messages(self, user_id: str) -> Searchable[MessageRef]:
+        return self._searchable("messages", user_id, "search_text", to_message_ref, MESSAGE_COLUMNS)
+
+    def _cached_messages(self, user_id: str) -> list[MessageRef] | None:
+        """The user's messages from the cache (None: nothing may be cached)."""
+        if self.cache is None or self.store.pinned_version("messages") is None:
+            return None
+        return self._searchable_messages(user_id).records
+
     def search_pages(
         self, user_id: str, text: str, vector: list[float], limit: int
     ) -> list[Hit[WikiPage]]:
-        rows = self.store.search(
-            "wiki_pages", user_id, vector, text, limit, where="kind != 'index'"
+        pages = self._searchable(
+            "wiki_pages",
+            user_id,
+            "markdown",
+            lambda r: to_record(WikiPage, r),
+            where="kind != 'index'",
         )
-        return [Hit(to_record(WikiPage, r), i, _score(r)) for i, r in enumerate(rows)]
+        return pages.search(text, vector, limit)
 
     def search_messages(
         self,
@@ -121,16 +218,12 @@ class LanceMemoryReader:
     ) -> list[Hit[MessageRef]]:
         if trajectory_ids is not None and not trajectory_ids:
             return []
-        rows = self.store.search(
-            "messages",
-            user_id,
-            vector if mode != "text" else None,
+        return self._searchable_messages(user_id).search(
             text if mode != "vector" else None,
+            vector if mode != "text" else None,
             limit,
-            where=sql_in("trajectory_id", trajectory_ids) if trajectory_ids else None,
-            columns=MESSAGE_COLUMNS,  # no vectors decoded into Python lists
+            trajectory_ids or None,
         )
-        return [Hit(to_message_ref(r), i, _score(r)) for i, r in enumerate(rows)]
 
     def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]:
         cached = self._cached_trajectories(user_id)
@@ -145,7 +238,7 @@ class LanceMemoryReader:
         return [to_record(Snapshot, r) for r in rows]
 
     def messages(self, user_id: str, ids: list[str]) -> list[MessageRef]:
-        cached = self._user_records("messages", user_id, to_message_ref)
+        cached = self._cached_messages(user_id)
         if cached is not None:
             wanted = set(ids)
             return [r for r in cached if r.message.message_id in wanted]
@@ -155,7 +248,7 @@ class LanceMemoryReader:
     def messages_in_snapshots(self, user_id: str, snapshot_ids: list[str]) -> list[MessageRef]:
         if not snapshot_ids:
             return []
-        cached = self._user_records("messages", user_id, to_message_ref)
+        cached = self._cached_messages(user_id)
         if cached is not None:
             wanted = set(snapshot_ids)
             return [r for r in cached if r.snapshot_id in wanted]
@@ -175,7 +268,7 @@ class LanceMemoryReader:
         return [to_record(Claim, r) for r in rows]
 
     def all_messages(self, user_id: str) -> list[MessageRef]:
-        cached = self._user_records("messages", user_id, to_message_ref)
+        cached = self._cached_messages(user_id)
         if cached is not None:
             return list(cached)
         rows = self.store.rows("messages", user_id, columns=MESSAGE_COLUMNS)

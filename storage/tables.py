@@ -1,8 +1,8 @@
-"""The Lance tables: which record each stores, its key, its search columns; rows ↔ Arrow.
+"""The Lance tables: which record each stores and its key; rows ↔ Arrow.
 
 Every column is declared once, as a field of a record in `core.records`; the Arrow schema
 is derived from it (`core.schema.arrow_schema`). A TableSpec holds only what is no field:
-the key, the full-text columns, and which columns Lance stores non-nullable (the key and
+the key and which columns Lance stores non-nullable (the key and
 `not_null`; the other columns were nullable from the first store on, and stay so, so
 existing stores keep working).
 """
@@ -41,20 +41,19 @@ class TableSpec:
     name: str
     record: type[Record]
     key: str
-    fts: tuple[str, ...] = ()
     not_null: tuple[str, ...] = ("user_id",)
 
 
 SPECS: dict[str, TableSpec] = {
     s.name: s
     for s in (
-        TableSpec("messages", StoredMessage, "row_id", ("search_text",), ("user_id", "message_id")),
-        TableSpec("snapshots", Snapshot, "snapshot_id", ("summary",)),
-        TableSpec("claims", Claim, "claim_id", ("text",)),
+        TableSpec("messages", StoredMessage, "row_id", ("user_id", "message_id")),
+        TableSpec("snapshots", Snapshot, "snapshot_id"),
+        TableSpec("claims", Claim, "claim_id"),
         TableSpec("forest_nodes", ForestNode, "node_id"),
-        TableSpec("trajectories", Trajectory, "trajectory_id", ("summary",)),
-        TableSpec("evidence", EvidenceItem, "evidence_id", ("text",)),
-        TableSpec("wiki_pages", WikiPage, "page_id", ("markdown",)),
+        TableSpec("trajectories", Trajectory, "trajectory_id"),
+        TableSpec("evidence", EvidenceItem, "evidence_id"),
+        TableSpec("wiki_pages", WikiPage, "page_id"),
         TableSpec("quarantine", QuarantineRow, "quarantine_id", not_null=()),
         TableSpec("runs", RunRecord, "run_id", not_null=()),
         TableSpec(

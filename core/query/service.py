@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -126,7 +125,6 @@ class Route:
 class QueryService:
     def __init__(self, reader: MemoryReader, embedder: Embedder, cfg: Config) -> None:
         self.reader, self.embedder, self.cfg = reader, embedder, cfg
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arborwiki-search")
 
     def route(
         self, user_id: str, question: str, k: int | None = None, use_pages: bool = True
@@ -138,14 +136,12 @@ class QueryService:
             raise ValueError("question is empty")
         qc = self.cfg.query
         vector = np.asarray(self.embedder.embed([question])[0]).tolist()
-        # The two searches are independent: run them side by side (Lance releases the GIL).
-        pages_future = (
-            self._pool.submit(self.reader.search_pages, user_id, question, vector, qc.top_pages)
-            if use_pages
-            else None
+        # Searches run in memory over the user's rows (a fraction of a millisecond each), so
+        # one after the other: a thread hop would cost more than it overlaps.
+        pages = (
+            self.reader.search_pages(user_id, question, vector, qc.top_pages) if use_pages else []
         )
         hits, hit_lists = self._message_hits(user_id, question, vector)
-        pages = pages_future.result() if pages_future else []
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
             h.record.trajectory_id for h in hits[: qc.route_hits] if h.record.trajectory_id
@@ -166,11 +162,9 @@ class QueryService:
         qc = self.cfg.query
         if not qc.fuse_hit_modes:
             return self.reader.search_messages(user_id, question, vector, qc.message_hits), []
-        text = self._pool.submit(
-            self.reader.search_messages, user_id, question, vector, qc.message_hits, "text"
-        )
+        text = self.reader.search_messages(user_id, question, vector, qc.message_hits, "text")
         dense = self.reader.search_messages(user_id, question, vector, qc.message_hits, "vector")
-        texts = [h.record for h in text.result()]
+        texts = [h.record for h in text]
         refs = texts + [h.record for h in dense]
         w_vector = qc.w_vector_hits
         rule = self.cfg.tokens
@@ -200,15 +194,8 @@ class QueryService:
         selected = [s.candidate.trajectory_id for s in chosen]
         inside = None
         if qc.routed_hits and qc.w_routed and selected:
-            # Searched on the pool while the citations are looked up: the two overlap.
-            inside = self._pool.submit(
-                self.reader.search_messages,
-                user_id,
-                info.text,
-                vector,
-                qc.routed_hits,
-                "hybrid",
-                selected,
+            inside = self.reader.search_messages(
+                user_id, info.text, vector, qc.routed_hits, "hybrid", selected
             )
         cited_refs: list[MessageRef] = []
         if qc.page_cited and qc.w_page_cited and pages:
@@ -223,7 +210,7 @@ class QueryService:
                 found = self.reader.search_messages(user_id, sub, vector, qc.entity_queries, "text")
                 lists.append((qc.w_entity_queries, [h.record for h in found]))
         if inside is not None:
-            lists.append((qc.w_routed, [h.record for h in inside.result()]))
+            lists.append((qc.w_routed, [h.record for h in inside]))
         if cited_refs:
             lists.append((qc.w_page_cited, cited_refs))
         return lists

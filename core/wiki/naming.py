@@ -6,7 +6,7 @@ from arborwiki.core.records import PageKind, WikiPage, stable_id
 from arborwiki.core.wiki.text import slugify
 
 # The word stored page text uses for a subpage (link headings, file names): "shard", as the
-# first stores wrote it. Page Markdown is stored, embedded and full-text indexed, so another
+# first stores wrote it. Page Markdown is stored, embedded and BM25-searched, so another
 # word would change every split page's vector and rows (and the LoCoMo dev figures).
 STORED_SUBPAGE_WORD = "shard"
 

@@ -9,6 +9,7 @@ import pyarrow as pa
 import pytest
 
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
+from arborwiki.storage.reader import LanceMemoryReader
 from arborwiki.storage.tables import schema_for
 
 NASTY = ["alice", "o'connor", "x' OR '1'='1", "a\\'; DROP TABLE messages; --", "üñí 名前", ""]
@@ -46,16 +47,18 @@ def test_sql_literals_quote_everything() -> None:
 
 
 @pytest.mark.parametrize("mode", ["vector", "text", "hybrid"])
-def test_search_never_crosses_users(tmp_path: Path, mode: str) -> None:
+@pytest.mark.parametrize("cache_users", [0, 8])
+def test_search_never_crosses_users(tmp_path: Path, mode: str, cache_users: int) -> None:
     store = LanceStore(tmp_path)
     store.upsert("wiki_pages", _pages(NASTY), dim=4)
     store.build_indexes()
+    reader = LanceMemoryReader(store, cache_users)
     vector = [1.0, 0.0, 0.0, 0.0] if mode != "text" else None
-    text = "dog number" if mode != "vector" else None
+    text = "dog number" if mode != "vector" else ""
     for user in NASTY:
-        rows = store.search("wiki_pages", user, vector, text, limit=50)
-        assert rows, f"no rows for {user!r}"
-        assert {r["user_id"] for r in rows} == {user}
+        hits = reader.search_pages(user, text, vector, limit=50)  # type: ignore[arg-type]
+        assert len(hits) == 3, f"not every page of {user!r}"
+        assert {h.record.user_id for h in hits} == {user}
         assert len(store.rows("wiki_pages", user)) == 3
 
 
@@ -74,16 +77,10 @@ def test_upsert_replaces_a_users_rows_and_keeps_others(tmp_path: Path) -> None:
 def test_indexes_are_rebuilt_only_for_tables_that_changed(tmp_path: Path) -> None:
     store = LanceStore(tmp_path)
     store.upsert("wiki_pages", _pages(["alice", "bob"]), dim=4)
-    assert store.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}
+    assert store.build_indexes() == {"wiki_pages": ["user_id"]}
     assert store.build_indexes() == {}  # nothing written since: no index work
     store.upsert("wiki_pages", _pages(["carol"]), dim=4)
-    assert store.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}
+    assert store.build_indexes() == {"wiki_pages": ["user_id"]}
     store.upsert("wiki_pages", _pages(["carol"]).slice(0, 1), dim=4, replace_users=["carol"])
-    assert store.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}  # rows deleted
+    assert store.build_indexes() == {"wiki_pages": ["user_id"]}  # rows deleted
     assert store.build_indexes() == {}
-    fresh = LanceStore(tmp_path / "fresh")
-    fresh.upsert("wiki_pages", store.table("wiki_pages").to_arrow(), dim=4)
-    fresh.build_indexes()
-    for user in ("alice", "bob", "carol"):
-        got = store.search("wiki_pages", user, None, "dog number", limit=10)
-        assert got == fresh.search("wiki_pages", user, None, "dog number", limit=10)

@@ -1,13 +1,12 @@
 """The query reader's per-user cache on a real build (real Ray, real Lance): cached lookups
 return exactly what the store returns, queries answer byte for byte the same, and a new run
-or a rollback is never answered from the previous run's rows. The store's direct Lance
-search returns what lancedb's query builder returns."""
+or a rollback is never answered from the previous run's rows. The in-memory vector search
+finds what Lance's own nearest-neighbour search finds."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,7 +17,6 @@ from arborwiki.core.config import Config, load_config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import LanceMemoryReader
-from arborwiki.storage.tables import MESSAGE_REF_COLUMNS
 from tests.conftest import EXAMPLES
 
 ARCHIVE = EXAMPLES / "sample_archive.jsonl"
@@ -87,45 +85,42 @@ def _same_reads(cached: LanceMemoryReader, plain: LanceMemoryReader, user: str) 
     assert cached.claims(user, []) == [] and cached.messages(user, []) == []
 
 
-def _lancedb_search(
-    store: LanceStore, name: str, user: str, vector: list[float] | None, text: str | None,
-    limit: int, where: str | None, columns: list[str] | None,
-) -> list[dict[str, Any]]:  # fmt: skip
-    """The same search through lancedb's own query builder (what `search` replaced)."""
-    table = store.table(name)
-    if vector is not None and text:
-        query = table.search(query_type="hybrid").vector(vector).text(text)
-    elif vector is not None:
-        query = table.search(vector, query_type="vector")
-    else:
-        query = table.search(text, query_type="fts")
+def _lance_nearest(store: LanceStore, user: str, vector: list[float], limit: int, where: str
+                  | None = None) -> list[str]:  # fmt: skip
+    """Lance's own exact nearest-neighbour search within the user: message ids, in order."""
     condition = f"user_id = {sql_str(user)}" + (f" AND ({where})" if where else "")
-    query = query.where(condition, prefilter=True).limit(limit)
-    return (query.select(columns) if columns else query).to_list()
+    found = (
+        store.table("messages")
+        .to_lance()
+        .to_table(
+            columns=["message_id"],
+            filter=condition,
+            prefilter=True,
+            nearest={"column": "vector", "q": vector, "k": limit},
+        )
+    )
+    return found["message_id"].to_pylist()
 
 
-def _search_equals_lancedb(store: LanceStore) -> None:
-    """Direct Lance search = lancedb's sync query builder: rows, order, scores."""
+def _vector_search_equals_lance(reader: LanceMemoryReader) -> None:
+    """The in-memory vector search finds Lance's own nearest neighbours, in Lance's order,
+    for the user's whole memory and within routed trajectories."""
     embedder = embedder_for(load_config().embed)
-    found = 0
     for user in USERS:
         trajectories = sorted(
-            {r["trajectory_id"] for r in store.rows("messages", user) if r["trajectory_id"]}
+            {r.trajectory_id for r in reader.all_messages(user) if r.trajectory_id}
         )
-        routed = sql_in("trajectory_id", trajectories[:2])
         for question in QUESTIONS:
             vector = embedder.embed([question])[0].tolist()
-            for name, v, text, limit, where, columns in [
-                ("messages", vector, None, 30, None, MESSAGE_REF_COLUMNS),
-                ("messages", None, question, 30, None, MESSAGE_REF_COLUMNS),
-                ("messages", vector, question, 30, None, None),
-                ("messages", vector, question, 10, routed, MESSAGE_REF_COLUMNS),
-                ("wiki_pages", vector, question, 8, "kind != 'index'", None),
-            ]:
-                expected = _lancedb_search(store, name, user, v, text, limit, where, columns)
-                found += bool(expected)
-                assert store.search(name, user, v, text, limit, where, columns) == expected
-    assert found >= 60  # of 80 searches: most find something
+            hits = reader.search_messages(user, question, vector, 30, "vector")
+            assert [h.record.message.message_id for h in hits] == _lance_nearest(
+                reader.store, user, vector, 30
+            )
+            routed = reader.search_messages(user, question, vector, 10, "vector", trajectories[:2])
+            assert [h.record.message.message_id for h in routed] == _lance_nearest(
+                reader.store, user, vector, 10, sql_in("trajectory_id", trajectories[:2])
+            )
+            assert {h.record.trajectory_id for h in routed} <= set(trajectories[:2])
 
 
 def test_cached_reads_and_queries_equal_the_uncached_ones(
@@ -141,7 +136,7 @@ def test_cached_reads_and_queries_equal_the_uncached_ones(
     _same_reads(cached, plain, "alice")
     assert cached.cache.loads == before  # answered from memory
 
-    _search_equals_lancedb(cached.store)
+    _vector_search_equals_lance(cached)
     off = cfg.model_copy(deep=True)
     off.store.reader_cache_users = 0
     with_cache, without = open_service(store, cfg), open_service(store, off)

@@ -164,33 +164,7 @@ def test_user_id_index_takes_new_rows_incrementally(tmp_path: Path) -> None:
     store.upsert("wiki_pages", _pages("bob", ["c"]), DIM)
     table = store.table("wiki_pages")
     assert table.index_stats("user_id_idx").num_unindexed_rows == 1
-    assert store.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}
+    assert store.build_indexes() == {"wiki_pages": ["user_id"]}
     stats = table.index_stats("user_id_idx")
     assert (stats.num_indexed_rows, stats.num_unindexed_rows) == (3, 0)
     assert _titles(store, "bob") == ["c"] and _titles(store, "ann") == ["a", "b"]
-
-
-def test_full_text_index_is_rebuilt_after_rows_are_removed(tmp_path: Path) -> None:
-    """Lance counts only live rows as indexed: a deletion alone leaves nothing unindexed,
-    yet the index still holds the removed rows' BM25 statistics, so it must be rebuilt."""
-    store = LanceStore(tmp_path)
-    store.upsert("wiki_pages", _pages("ann", ["a", "b", "c"]), DIM)
-    store.build_indexes()
-    assert store.delete("wiki_pages", "title = 'a'") == 1
-    table = store.table("wiki_pages")
-    assert table.index_stats("markdown_idx").num_unindexed_rows == 0
-    assert store.build_indexes() == {"wiki_pages": ["markdown"]}
-    assert store.build_indexes() == {}
-
-
-def test_full_text_index_takes_appended_rows_incrementally(tmp_path: Path) -> None:
-    store = LanceStore(tmp_path)
-    store.upsert("wiki_pages", _pages("ann", ["a", "b"]), DIM)
-    store.build_indexes()
-    fresh = LanceStore(tmp_path)  # a later run: appends only
-    fresh.upsert("wiki_pages", _pages("bob", ["c"]), DIM)
-    assert fresh.build_indexes() == {"wiki_pages": ["user_id", "markdown"]}
-    stats = fresh.table("wiki_pages").index_stats("markdown_idx")
-    assert (stats.num_indexed_rows, stats.num_unindexed_rows) == (3, 0)
-    hits = fresh.search("wiki_pages", "bob", None, "wrote about", limit=5)
-    assert [h["title"] for h in hits] == ["c"]
