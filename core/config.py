@@ -454,9 +454,10 @@ class StoreConfig(Section):
     reader_cache_users: int = Field(
         512,
         ge=0,
-        description="users whose trajectories, claims and messages a query reader keeps "
-        "decoded in memory (per process, per replica), keyed by the run's table versions; "
-        "0: every lookup reads the store",
+        description="users whose rows a query reader keeps decoded in memory (messages and "
+        "wiki pages with their search index, trajectories, claims, evidence; and the "
+        "rebuilt forest localize places turns in), per process, per replica, keyed by the "
+        "run's table versions; 0: every lookup and search reads the store",
     )
 
 

@@ -302,6 +302,9 @@ class LanceMemoryReader:
         return [to_record(Claim, r) for r in self.store.rows("claims", user_id)]
 
     def evidence(self, user_id: str) -> list[EvidenceItem]:
+        cached = self._user_records("evidence", user_id, lambda r: to_record(EvidenceItem, r))
+        if cached is not None:
+            return list(cached)
         return [to_record(EvidenceItem, r) for r in self.store.rows("evidence", user_id)]
 
     def pages(self, user_id: str) -> list[WikiPage]:

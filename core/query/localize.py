@@ -23,7 +23,6 @@ from arborwiki.core.records import EvidenceItem, Message, Snapshot, Window, stab
 from arborwiki.core.words import content_words
 
 ONLINE_SESSION = "online"
-FOREST_CACHE_SIZE = 32
 CROSS_BRANCH_EVIDENCE = 8
 
 
@@ -59,7 +58,7 @@ def pseudo_snapshot(window: Window, extractor: Extractor, embedder: Embedder) ->
 class ForestCache:
     """LRU of rebuilt forests keyed by (user_id, trajectories-table version)."""
 
-    def __init__(self, size: int = FOREST_CACHE_SIZE) -> None:
+    def __init__(self, size: int) -> None:
         self.size = size
         self._forests: OrderedDict[tuple[str, int], tuple[Forest, dict[str, Snapshot]]] = (
             OrderedDict()

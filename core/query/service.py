@@ -454,7 +454,9 @@ class QueryService:
     # ---- online turn (localize a live turn in the forest) and belief history ----------
     @cached_property
     def _forests(self) -> ForestCache:
-        return ForestCache()
+        # As many users' forests as the reader keeps users' rows: a replica serving more users
+        # than it keeps rebuilds a forest (every node and snapshot of the user) per turn.
+        return ForestCache(self.cfg.store.reader_cache_users)
 
     @cached_property
     def _extractor(self) -> Extractor:

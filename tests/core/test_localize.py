@@ -204,6 +204,25 @@ def test_forest_is_cached_until_the_trajectories_version_moves(cfg: Config, embe
     assert (again.decision, again.node_id) == (first.decision, first.node_id)
 
 
+def test_forests_kept_are_as_many_as_the_reader_keeps_users(cfg: Config, embedder) -> None:
+    reader, _ = _turn_forest_reader(cfg, embedder)
+    two = cfg.model_copy(deep=True)
+    two.store.reader_cache_users = 2
+    service = QueryService(reader, embedder, two)
+    for user in ("u1", "u2", "u1", "u2"):  # two users fit: each forest is built once
+        service.localize(user, "marathon long run")
+    assert reader.loads == 2
+    service.localize("u3", "marathon long run")  # a third evicts the least recent (u1)
+    service.localize("u1", "marathon long run")
+    assert reader.loads == 4
+    none = cfg.model_copy(deep=True)
+    none.store.reader_cache_users = 0
+    uncached = QueryService(reader, embedder, none)
+    uncached.localize("u1", "marathon long run")
+    uncached.localize("u1", "marathon long run")
+    assert reader.loads == 6  # 0: nothing kept, every turn rebuilds
+
+
 def test_localize_for_another_user_sees_nothing(cfg: Config, embedder) -> None:
     reader, _ = _turn_forest_reader(cfg, embedder)
     result = QueryService(reader, embedder, cfg).localize("u2", "marathon long run")

@@ -63,6 +63,7 @@ def _same_reads(cached: LanceMemoryReader, plain: LanceMemoryReader, user: str) 
     assert cached.all_messages(user) == messages
     assert cached.all_trajectories(user) == trajectories
     assert cached.all_claims(user) == claims
+    assert cached.evidence(user) == plain.evidence(user)
     message_ids = [r.message.message_id for r in messages]
     snapshot_ids = sorted({r.snapshot_id for r in messages if r.snapshot_id})
     trajectory_ids = [t.trajectory_id for t in trajectories]
@@ -131,7 +132,7 @@ def test_cached_reads_and_queries_equal_the_uncached_ones(
     cached, plain = _readers(store)
     for user in USERS:
         _same_reads(cached, plain, user)
-    assert cached.cache is not None and cached.cache.loads == 3 * len(USERS)
+    assert cached.cache is not None and cached.cache.loads == 4 * len(USERS)
     before = cached.cache.loads
     _same_reads(cached, plain, "alice")
     assert cached.cache.loads == before  # answered from memory
