@@ -48,6 +48,9 @@ WORD_CACHE_SIZE = 200_000
 
 class Embedder(Protocol):
     dim: int
+    static: bool
+    """True when a text's vector is its words' vectors averaged: microseconds per text, and
+    blurred over long texts (the query side then also ranks hits by their best sentence)."""
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Return a float32 array (len(texts), dim) of unit-length rows."""
@@ -125,6 +128,8 @@ class WordPieceCache:
 class StaticEmbedder:
     """model2vec static embeddings: a token lookup table plus mean pooling."""
 
+    static = True
+
     def __init__(self, model_path: str | Path | None = None, batch_size: int = 1024) -> None:
         from model2vec import StaticModel
 
@@ -151,6 +156,8 @@ class StaticEmbedder:
 
 class TransformerEmbedder:
     """A sentence-transformers model (mean pooling, normalised) on CPU or the first GPU."""
+
+    static = False  # milliseconds per text on CPU: no per-question sentence batches
 
     def __init__(self, model_path: str | Path, batch_size: int = 64) -> None:
         path = Path(model_path)

@@ -172,7 +172,11 @@ class QueryService:
         if qc.vector_full_weight_tokens and refs:
             w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
         lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
-        if qc.chunk_vectors_min_tokens and refs and mean >= qc.chunk_vectors_min_tokens:
+        # Best-sentence vectors mend a static embedder's blur over long messages. Through a
+        # transformer they would cost seconds a question (≈ 100 hits × their sentences) for
+        # vectors that do not blur that way: skipped there.
+        sentence_vectors = qc.chunk_vectors_min_tokens and self.embedder.static
+        if sentence_vectors and refs and mean >= qc.chunk_vectors_min_tokens:
             pool = list({r.message.message_id: r for r in refs}.values())
             lists.append((qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed)))
         return fuse_hits(lists, qc.rrf_k)[: qc.message_hits], lists
