@@ -111,10 +111,10 @@ def profile(store: Path, cfg: Config, users: list[str], n: int) -> str:
 
 
 def warm(client: QueryClient, users: list[str]) -> None:
-    """Every replica answers every user once (its per-user cache fills) and warms localize."""
+    """Every replica answers and localizes for every user once: its per-user caches fill."""
     for replica in client.replicas:
         ray.get([replica.query.remote(user, QUESTIONS[0]) for user in users])
-        ray.get([replica.localize.remote(user, TURNS[0]) for user in users[:25]])
+        ray.get([replica.localize.remote(user, TURNS[0]) for user in users])
 
 
 def replica_cpu(client: QueryClient) -> Callable[[], float]:
