@@ -74,12 +74,14 @@ class UserSearch:
         self.vectors = np.asarray(vectors, dtype=np.float32)
         self.rrf_k = rrf_k
         self._bm25 = bm25s.BM25(k1=k1, b=b, method="lucene")
-        if self.size:
-            self._bm25.index([analyze(t) for t in texts], show_progress=False)
+        terms = [analyze(t) for t in texts]
+        self._has_terms = any(terms)  # bm25s cannot index a corpus without a single term
+        if self._has_terms:
+            self._bm25.index(terms, show_progress=False)
 
     def text(self, query: str, limit: int, allowed: np.ndarray | None = None) -> list[Scored]:
         """Rows sharing a term with `query`, best BM25 first (ties: row order)."""
-        vocabulary = self._bm25.vocab_dict if self.size else {}
+        vocabulary = self._bm25.vocab_dict if self._has_terms else {}
         terms = [t for t in analyze(query) if t in vocabulary]
         if not terms or limit <= 0:
             return []

@@ -70,5 +70,8 @@ def test_no_rows_searches_to_nothing() -> None:
     empty = _search([], np.zeros((0, 2), dtype=np.float32))
     assert empty.text("dog", 5) == [] and empty.vector([1.0, 0.0], 5) == []
     assert empty.hybrid("dog", [1.0, 0.0], 5) == []
+    wordless = _search(["the", "and of", ""], np.zeros((3, 2), dtype=np.float32))
+    assert wordless.text("dog", 5) == [] and wordless.text("the", 5) == []
+    assert [h.row for h in wordless.hybrid("dog", [1.0, 0.0], 5)] == [0, 1, 2]  # vectors still
     with pytest.raises(ValueError, match="2 texts but 3 vectors"):
         _search(["a", "b"], VECTORS)
