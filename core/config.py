@@ -460,6 +460,14 @@ class StoreConfig(Section):
         "rebuilt forest localize places turns in), per process, per replica, keyed by the "
         "run's table versions; 0: every lookup and search reads the store",
     )
+    reader_cache_rows: int = Field(
+        200_000,
+        ge=1,
+        description="rows (messages, pages, trajectories, claims, evidence) the reader's "
+        "cache holds across its users, least recently asked evicted first: bounds a "
+        "replica's memory whatever the users' sizes (≈ 14 KB per cached message with the "
+        "rest of that user's memory, measured on 200-message users)",
+    )
 
 
 class Config(Section):

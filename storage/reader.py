@@ -88,23 +88,31 @@ def _vectors(column: pa.ChunkedArray) -> np.ndarray:
 
 
 class UserRowCache:
-    """LRU over users of decoded rows: user → {(table, version): records}. Thread-safe (a
-    query runs lookups on its search pool too)."""
+    """LRU over users of decoded rows: user → {(table, version): records}. Bounded by users
+    and by rows (all of a user's cached rows counted): a few users with long histories
+    evict as many 200-message users would. Thread-safe (a query may look up from several
+    threads)."""
 
-    def __init__(self, users: int) -> None:
+    def __init__(self, users: int, rows: int | None = None) -> None:
         self.users = users
-        self._entries: OrderedDict[str, dict[tuple[str, int], list[Any]]] = OrderedDict()
+        self.rows = rows
+        self._entries: OrderedDict[str, dict[tuple[str, int], Any]] = OrderedDict()
+        self._sizes: dict[str, int] = {}  # user → rows held
         self._lock = threading.Lock()
         self.loads = 0  # how many (user, table) row sets were read from the store
 
-    def get(self, user_id: str, table: str, version: int, load: Callable[[], list[R]]) -> list[R]:
+    @property
+    def rows_held(self) -> int:
+        return sum(self._sizes.values())
+
+    def get(self, user_id: str, table: str, version: int, load: Callable[[], R]) -> R:
         key = (table, version)
         with self._lock:
             entry = self._entries.get(user_id)
             if entry is not None:
                 self._entries.move_to_end(user_id)
                 if key in entry:
-                    return entry[key]
+                    return entry[key]  # type: ignore[no-any-return]
         records = load()
         with self._lock:
             entry = self._entries.setdefault(user_id, {})
@@ -112,10 +120,19 @@ class UserRowCache:
             for old in [k for k in entry if k[0] == table]:  # another run's rows of it
                 del entry[old]
             entry[key] = records
+            self._sizes[user_id] = sum(_row_count(r) for r in entry.values())
             self.loads += 1
-            while len(self._entries) > self.users:
-                self._entries.popitem(last=False)
+            while len(self._entries) > 1 and (
+                len(self._entries) > self.users
+                or (self.rows is not None and self.rows_held > self.rows)
+            ):
+                evicted, _ = self._entries.popitem(last=False)
+                del self._sizes[evicted]
         return records
+
+
+def _row_count(records: Any) -> int:
+    return len(records.records) if isinstance(records, Searchable) else len(records)
 
 
 class LanceMemoryReader:
@@ -124,10 +141,14 @@ class LanceMemoryReader:
     cached or not."""
 
     def __init__(
-        self, store: LanceStore, cache_users: int = 0, search: QueryConfig | None = None
+        self,
+        store: LanceStore,
+        cache_users: int = 0,
+        search: QueryConfig | None = None,
+        cache_rows: int | None = None,
     ) -> None:
         self.store = store
-        self.cache = UserRowCache(cache_users) if cache_users > 0 else None
+        self.cache = UserRowCache(cache_users, cache_rows) if cache_users > 0 else None
         self.search_cfg = search or QueryConfig()
 
     def _user_records(

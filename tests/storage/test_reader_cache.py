@@ -186,6 +186,17 @@ def test_the_cache_holds_at_most_its_users_and_never_an_unpinned_table(
     assert small.cache is not None and small.cache.loads == len(USERS)
     small.all_messages(USERS[0])  # evicted by the later users: read again
     assert small.cache.loads == len(USERS) + 1
+    # bounded by rows too: room for fewer rows than two users hold keeps only the latest user
+    sizes = {u: len(plain.all_messages(u)) for u in USERS}
+    tight = LanceMemoryReader(
+        LanceStore(store, create=False, follow_runs=True), 8, cache_rows=max(sizes.values())
+    )
+    for user in USERS:
+        assert tight.all_messages(user) == plain.all_messages(user)
+        assert tight.cache is not None and tight.cache.rows_held == sizes[user]
+    tight.all_messages(USERS[-1])  # the one user kept: no read
+    tight.all_messages(USERS[0])  # evicted: read again
+    assert tight.cache is not None and tight.cache.loads == len(USERS) + 1
     latest = LanceMemoryReader(LanceStore(store, create=False), 8)  # reads the latest versions
     assert latest.all_messages("bob") == plain.all_messages("bob")
     assert latest.cache is not None and latest.cache.loads == 0
