@@ -84,3 +84,19 @@ def test_indexes_are_rebuilt_only_for_tables_that_changed(tmp_path: Path) -> Non
     store.upsert("wiki_pages", _pages(["carol"]).slice(0, 1), dim=4, replace_users=["carol"])
     assert store.build_indexes() == {"wiki_pages": ["user_id"]}  # rows deleted
     assert store.build_indexes() == {}
+
+
+def test_another_users_rows_never_move_a_users_hits_or_scores(tmp_path: Path) -> None:
+    """Term statistics are the user's own: adding other users' pages (sharing the words
+    searched for) changes nothing in alice's results, scores included."""
+    alone, crowded = LanceStore(tmp_path / "alone"), LanceStore(tmp_path / "crowded")
+    alone.upsert("wiki_pages", _pages(["alice"]), dim=4)
+    crowded.upsert("wiki_pages", _pages(["alice", *NASTY[1:]]), dim=4)
+    for store in (alone, crowded):
+        store.build_indexes()
+    vector = [0.0, 1.0, 0.0, 0.0]
+    for cache_users in (0, 8):
+        a = LanceMemoryReader(alone, cache_users).search_pages("alice", "dog number 1", vector, 5)
+        b = LanceMemoryReader(crowded, cache_users).search_pages("alice", "dog number 1", vector, 5)
+        assert [(h.record.page_id, h.score) for h in a] == [(h.record.page_id, h.score) for h in b]
+        assert len(a) == 3
