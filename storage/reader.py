@@ -196,7 +196,7 @@ class LanceMemoryReader:
             )
             trajectory_ids = (
                 rows["trajectory_id"].to_numpy(zero_copy_only=False)
-                if "trajectory_id" in rows.column_names and table == "messages"
+                if "trajectory_id" in rows.column_names
                 else np.full(rows.num_rows, None, dtype=object)
             )
             plain = rows.drop_columns([text_column, "vector"]) if columns is not None else rows
