@@ -34,6 +34,7 @@ from arborwiki.core.records import (
     WikiPage,
 )
 from arborwiki.core.schema import row_to_record
+from arborwiki.core.wiki.search_text import page_search_text
 from arborwiki.storage.lance_store import LanceStore, sql_str
 from arborwiki.storage.tables import MESSAGE_REF_COLUMNS as MESSAGE_COLUMNS
 
@@ -78,6 +79,11 @@ class Searchable(Generic[R]):
         else:
             found = []
         return [Hit(self.records[s.row], rank, s.score) for rank, s in enumerate(found)]
+
+
+def _page_search_texts(rows: pa.Table) -> list[str]:
+    titles, pages = rows["title"].to_pylist(), rows["markdown"].to_pylist()
+    return [page_search_text(t, m) for t, m in zip(titles, pages, strict=True)]
 
 
 def _vectors(column: pa.ChunkedArray) -> np.ndarray:
@@ -178,6 +184,7 @@ class LanceMemoryReader:
         convert: Callable[[dict[str, Any]], R],
         columns: list[str] | None = None,
         where: str | None = None,
+        search_texts: Callable[[pa.Table], list[str]] | None = None,
     ) -> Searchable[R]:
         """The user's rows of `table` (those matching `where`) with their search index, from
         the cache when the table is pinned, else read now."""
@@ -187,8 +194,9 @@ class LanceMemoryReader:
             wanted = None if columns is None else [*columns, text_column, "vector"]
             rows = self.store.scan(table, condition, wanted)
             qc = self.search_cfg
+            texts = search_texts(rows) if search_texts else rows[text_column].to_pylist()
             index = UserSearch(
-                rows[text_column].to_pylist(),
+                texts,
                 _vectors(rows["vector"]),
                 qc.bm25_k1,
                 qc.bm25_b,
@@ -225,6 +233,7 @@ class LanceMemoryReader:
             "markdown",
             lambda r: to_record(WikiPage, r),
             where="kind != 'index'",
+            search_texts=_page_search_texts,
         )
         return pages.search(text, vector, limit)
 

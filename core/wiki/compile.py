@@ -19,10 +19,10 @@ from arborwiki.core.wiki.naming import (
     page_filename,
     page_id_for,
 )
+from arborwiki.core.wiki.search_text import page_search_text
 from arborwiki.core.wiki.topics import plan_topic_pages, topic_page
-from arborwiki.core.wiki.writer import PageWriter, TemplateWriter, write_page
+from arborwiki.core.wiki.writer import INDEX_TITLE, PageWriter, TemplateWriter, write_page
 
-INDEX_TITLE = "Memory index"
 INDEX_GROUPS = {"entity": "Entities", "topic": "Topics", "inventory": "Inventories"}
 # Link headings of a split page and its subpages, in the stored word (see naming.py).
 SUBPAGES_GROUP = f"{STORED_SUBPAGE_WORD.capitalize()}s"
@@ -151,7 +151,7 @@ def compile_wiki(
     id_of_file = {page_filename(p): p.page_id for p in pages}
     for c, page in zip(contents, pages, strict=True):
         page.links = [id_of_file[r.filename] for r in c.refs]
-    vectors = embed([f"{p.title}\n{p.markdown}" for p in pages])
+    vectors = embed([page_search_text(p.title, p.markdown) for p in pages])
     for page, row in zip(pages, vectors, strict=True):
         page.vector = [float(x) for x in row]
     return pages

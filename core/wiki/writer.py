@@ -16,6 +16,7 @@ SECTIONS = (
     "## Contradictions and uncertainty",
 )
 NOTHING = "- none recorded"
+INDEX_TITLE = "Memory index"
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 _CITATION = re.compile(r"\[([^\]\[\s]+)\](?!\()")  # [D1:3]; not [Title](file.md)
 

@@ -100,3 +100,16 @@ def test_another_users_rows_never_move_a_users_hits_or_scores(tmp_path: Path) ->
         b = LanceMemoryReader(crowded, cache_users).search_pages("alice", "dog number 1", vector, 5)
         assert [(h.record.page_id, h.score) for h in a] == [(h.record.page_id, h.score) for h in b]
         assert len(a) == 3
+
+
+@pytest.mark.parametrize("cache_users", [0, 8])
+def test_page_text_search_matches_page_words_not_citations(
+    tmp_path: Path, cache_users: int
+) -> None:
+    store = LanceStore(tmp_path)
+    pages = _pages(["alice"]).to_pylist()
+    pages[0]["markdown"] = "# dog 0\n\n## Core facts\n- walks twice a day [D7:1]\n"
+    store.upsert("wiki_pages", pa.Table.from_pylist(pages, schema=schema_for("wiki_pages", 4)), 4)
+    reader = LanceMemoryReader(store, cache_users)
+    assert [h.record.page_id for h in reader.search_pages("alice", "walks", None, 5)] == ["p0-0"]
+    assert reader.search_pages("alice", "D7 facts core", None, 5) == []  # type: ignore[arg-type]
