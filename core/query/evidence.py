@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from arborwiki.core.config import TokenConfig
 from arborwiki.core.query.reader import Hit, MessageRef
-from arborwiki.core.tokens import count_tokens
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ class Budget:
         mid = ref.message.message_id
         if mid in self._seen:
             return
-        cost = count_tokens(ref.message.full_text, self.rule)
+        cost = ref.tokens(self.rule)
         if self.used + cost > self.budget_tokens:
             return
         self._seen.add(mid)
@@ -73,8 +72,7 @@ def expand_evidence(
         if hit.rank < reply_hits and hit.record.trajectory_id in chosen:
             reply = _next_turn(hit.record, neighbours)
             if reply is not None and (
-                reply_max_tokens is None
-                or count_tokens(reply.message.full_text, rule) <= reply_max_tokens
+                reply_max_tokens is None or reply.tokens(rule) <= reply_max_tokens
             ):
                 budget.offer(reply, "reply")
 

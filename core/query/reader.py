@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Generic, Literal, Protocol, TypeVar
 
+from arborwiki.core.config import TokenConfig
 from arborwiki.core.records import (
     Claim,
     EvidenceItem,
@@ -14,6 +16,7 @@ from arborwiki.core.records import (
     Trajectory,
     WikiPage,
 )
+from arborwiki.core.tokens import tokens_for_words
 
 R = TypeVar("R")
 SearchMode = Literal["hybrid", "vector", "text"]
@@ -35,6 +38,19 @@ class MessageRef:
     message: Message
     snapshot_id: str | None
     trajectory_id: str | None
+
+    @cached_property
+    def text(self) -> str:
+        """`Message.full_text`, worked out once per (cached) row, not once per question."""
+        return self.message.full_text
+
+    @cached_property
+    def _words(self) -> int:
+        return len(self.text.split())
+
+    def tokens(self, rule: TokenConfig) -> int:
+        """`count_tokens(self.text, rule)`."""
+        return tokens_for_words(self._words, rule)
 
 
 class MemoryReader(Protocol):

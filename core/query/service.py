@@ -7,7 +7,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -60,6 +60,20 @@ def _asks_when(question: str) -> bool:
 
 
 _CITED = re.compile(r"\[([^\[\]\s]+)\](?!\()")  # [D4:13], not a link's [text](file.md)
+CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
+
+
+@lru_cache(maxsize=CITED_PAGES_CACHED)
+def cited_lines(markdown: str) -> tuple[tuple[int, tuple[str, ...], frozenset[str]], ...]:
+    """(line number, cited ids, stems of the rest) of each line of a page that cites: read
+    once per page text, not once per question (a routed page comes back question after
+    question)."""
+    out = []
+    for n, line in enumerate(markdown.splitlines()):
+        ids = _CITED.findall(line)
+        if ids:
+            out.append((n, tuple(ids), frozenset(stems(_CITED.sub(" ", line)))))
+    return tuple(out)
 
 
 def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> list[str]:
@@ -67,9 +81,8 @@ def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> l
     shared words first, then page rank, then line order (a page lists its best facts first)."""
     lines = []
     for p in pages:
-        for n, line in enumerate(p.record.markdown.splitlines()):
-            ids = _CITED.findall(line)
-            shared = len(words & stems(_CITED.sub(" ", line))) if ids else 0
+        for n, ids, line_stems in cited_lines(p.record.markdown):
+            shared = len(words & line_stems)
             if shared:
                 lines.append((-shared, p.rank, n, ids))
     ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids)
@@ -168,7 +181,7 @@ class QueryService:
         refs = texts + [h.record for h in dense]
         w_vector = qc.w_vector_hits
         rule = self.cfg.tokens
-        mean = sum(count_tokens(r.message.full_text, rule) for r in refs) / max(len(refs), 1)
+        mean = sum(r.tokens(rule) for r in refs) / max(len(refs), 1)
         if qc.vector_full_weight_tokens and refs:
             w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
         lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
@@ -251,7 +264,7 @@ class QueryService:
         top = route.hits[: qc.routed_full_weight_slots or qc.vector_full_weight_slots or None]
         if not top:
             return float(budget_tokens)
-        mean = sum(count_tokens(h.record.message.full_text, self.cfg.tokens) for h in top)
+        mean = sum(h.record.tokens(self.cfg.tokens) for h in top)
         return budget_tokens / max(mean / len(top), 1.0)
 
     def expanded_trajectories(self, route: Route) -> list[str]:
@@ -310,12 +323,12 @@ class QueryService:
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
         evidence = sorted(
-            (
-                EvidenceMessage(
+            (  # stored, already validated rows: no second validation per admitted message
+                EvidenceMessage.model_construct(
                     message_id=a.ref.message.message_id,
                     speaker=a.ref.message.speaker,
                     timestamp=a.ref.message.timestamp,
-                    text=a.ref.message.full_text,
+                    text=a.ref.text,
                     trajectory_id=a.ref.trajectory_id,
                     why=a.why,
                     admitted=i,

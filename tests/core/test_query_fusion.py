@@ -158,3 +158,17 @@ def test_entity_subqueries_search_each_named_entity_with_the_other_words() -> No
     assert entity_subqueries(trip) == ["new york go", "melanie go"]
     # One entity: no sub-queries (the question itself is that query).
     assert entity_subqueries(analyze_question("What did Caroline paint?", known)) == []
+
+
+@pytest.mark.parametrize("text", ["", "one", "two  words\n here", "a b c d e f g h i j k"])
+def test_a_refs_token_count_is_the_one_token_rule(text: str) -> None:
+    from arborwiki.core.config import TokenConfig
+    from arborwiki.core.tokens import count_tokens
+
+    message = make_message("m", text, speaker="a", timestamp=T0)
+    captioned = message.model_copy(update={"extra": {"caption": "a dog on a beach"}})
+    for m in (message, captioned):
+        ref = MessageRef(m, None, None)
+        for rule in (TokenConfig(), TokenConfig(words_factor=2.0, per_message=0)):
+            assert ref.tokens(rule) == count_tokens(m.full_text, rule)
+        assert ref.text == m.full_text
