@@ -9,11 +9,13 @@ existing stores keep working).
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from arborwiki.core.records import (
@@ -21,6 +23,7 @@ from arborwiki.core.records import (
     Claim,
     EvidenceItem,
     ForestNode,
+    MessageFields,
     QuarantineRow,
     Record,
     RunRecord,
@@ -31,7 +34,7 @@ from arborwiki.core.records import (
     WikiPage,
     stable_id,
 )
-from arborwiki.core.schema import arrow_schema, record_row
+from arborwiki.core.schema import arrow_schema, encode_json, record_row
 
 __all__ = ["SPECS", "USER_TABLES", "TableSpec", "memory_tables", "record_row", "rows_to_table"]
 
@@ -75,6 +78,7 @@ MESSAGE_REF_COLUMNS = [
 ]  # what a query reads of a message: no index text, no vector
 
 
+@functools.cache
 def schema_for(name: str, dim: int) -> pa.Schema:
     """The table's Arrow schema with vector columns sized to the embedder's `dim`."""
     spec = SPECS[name]
@@ -90,43 +94,76 @@ def _sound_vector(value: Any, dim: int) -> Any:
     return [0.0] * dim
 
 
-def rows_to_table(name: str, rows: Iterable[dict[str, Any]], dim: int) -> pa.Table:
-    """Rows as an Arrow table of `name`'s schema; a row whose columns are not exactly the
-    table's raises (a missing column would otherwise be stored as null, silently)."""
+def _vector_array(values: Sequence[Any] | np.ndarray, dim: int) -> pa.FixedSizeListArray:
+    """Vectors as one Arrow array in one copy (no Python float per element); any that is
+    not `dim` finite floats becomes the zero vector, as `_sound_vector` says."""
+    try:
+        matrix = np.asarray(values, dtype=np.float32)
+        regular = matrix.ndim == 2 and matrix.shape[1] == dim
+    except (TypeError, ValueError):  # ragged, or None among them
+        regular = False
+    if not regular:
+        matrix = np.array([_sound_vector(v, dim) for v in values], dtype=np.float32)
+        matrix = matrix.reshape(len(values), dim)
+    with np.errstate(invalid="ignore"):
+        finite = np.isfinite(matrix.astype(np.float64).sum(axis=1))
+    matrix = np.where(finite[:, None], matrix, np.float32(0.0))
+    return pa.FixedSizeListArray.from_arrays(pa.array(matrix.reshape(-1)), dim)
+
+
+def _check_columns(name: str, columns: Iterable[str], schema: pa.Schema) -> None:
+    """Columns that are not exactly the table's raise: a missing one would otherwise be
+    stored as null, silently."""
+    given, wanted = set(columns), set(schema.names)
+    if given != wanted:
+        missing, unknown = sorted(wanted - given), sorted(given - wanted)
+        raise ValueError(
+            f"{name} row does not match its table: missing {missing}, unknown {unknown}"
+        )
+
+
+def columns_to_table(name: str, columns: dict[str, Any], dim: int) -> pa.Table:
+    """Columns (lists; vectors may be one 2-D array) as an Arrow table of `name`'s schema."""
     schema = schema_for(name, dim)
-    columns = set(schema.names)
-    vectors = [f.name for f in schema if pa.types.is_fixed_size_list(f.type)]
-    out = []
+    _check_columns(name, columns, schema)
+    arrays = [
+        _vector_array(columns[f.name], dim).cast(f.type)
+        if pa.types.is_fixed_size_list(f.type)
+        else pa.array(columns[f.name], type=f.type)
+        for f in schema
+    ]
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def rows_to_table(name: str, rows: Iterable[dict[str, Any]], dim: int) -> pa.Table:
+    """Rows as an Arrow table of `name`'s schema (each row checked like the columns)."""
+    schema = schema_for(name, dim)
+    columns: dict[str, list[Any]] = {n: [] for n in schema.names}
     for r in rows:
-        if r.keys() != columns:
-            missing, unknown = sorted(columns - r.keys()), sorted(r.keys() - columns)
-            raise ValueError(
-                f"{name} row does not match its table: missing {missing}, unknown {unknown}"
-            )
-        row = dict(r)
-        for column in vectors:
-            row[column] = _sound_vector(row[column], dim)
-        out.append(row)
-    return pa.Table.from_pylist(out, schema=schema)
+        if r.keys() != columns.keys():
+            _check_columns(name, r, schema)
+        for n, values in columns.items():
+            values.append(r[n])
+    return columns_to_table(name, columns, dim)
 
 
-def message_rows(memory: UserMemory) -> list[dict[str, Any]]:
-    """Messages with their vectors and the snapshot/trajectory that holds them."""
+def message_columns(memory: UserMemory) -> dict[str, Any]:
+    """The messages table's columns: each message, its search text, its vector and the
+    snapshot/trajectory that holds it (built column by column: a build writes millions)."""
+    messages = memory.messages
     snapshot_of = {mid: s.snapshot_id for s in memory.snapshots for mid in s.message_ids}
     trajectory_of = {n.snapshot_id: n.trajectory_id for n in memory.nodes}
-    rows = []
-    for message, vector in zip(memory.messages, memory.message_vectors, strict=True):
-        snapshot_id = snapshot_of.get(message.message_id)
-        stored = StoredMessage(
-            **message.model_dump(),
-            row_id=stable_id("msg", message.user_id, message.message_id),
-            search_text=message.search_text,
-            snapshot_id=snapshot_id,
-            trajectory_id=trajectory_of.get(snapshot_id or ""),
-            vector=vector,
-        )
-        rows.append(record_row(stored))
-    return rows
+    columns: dict[str, Any] = {
+        field: [getattr(m, field) for m in messages] for field in MessageFields.model_fields
+    }
+    columns["extra"] = [encode_json(e) for e in columns["extra"]]
+    snapshots = [snapshot_of.get(m.message_id) for m in messages]
+    columns["row_id"] = [stable_id("msg", m.user_id, m.message_id) for m in messages]
+    columns["search_text"] = [m.search_text for m in messages]
+    columns["snapshot_id"] = snapshots
+    columns["trajectory_id"] = [trajectory_of.get(s or "") for s in snapshots]
+    columns["vector"] = memory.message_vectors
+    return columns
 
 
 def memory_tables(memory: UserMemory, dim: int) -> dict[str, pa.Table]:
@@ -142,5 +179,5 @@ def memory_tables(memory: UserMemory, dim: int) -> dict[str, pa.Table]:
     tables = {
         name: rows_to_table(name, map(record_row, recs), dim) for name, recs in groups.items()
     }
-    tables["messages"] = rows_to_table("messages", message_rows(memory), dim)
+    tables["messages"] = columns_to_table("messages", message_columns(memory), dim)
     return tables
