@@ -261,6 +261,11 @@ class QueryConfig(Section):
     no_replies_for_lists: bool = Field(
         False, description="list and count questions admit no replies: more hits instead"
     )
+    replies_to_questions_only: bool = Field(
+        True,
+        description="only a hit that asks something ('?') brings its next turn as a reply "
+        "(False: every hit ranked below reply_hits does)",
+    )
     reply_max_tokens: int = Field(
         100, ge=0, description="replies longer than this are not admitted as replies (0: any)"
     )

@@ -299,6 +299,7 @@ class QueryService:
             self.cfg.query.expand_threads,
             self.cfg.query.reply_max_tokens or None,
             self.cfg.query.thread_by_distance,
+            self.cfg.query.replies_to_questions_only,
         )
 
     def query(

@@ -102,6 +102,27 @@ def test_evidence_order_and_budget() -> None:
         assert b.used == sum(a.tokens for a in b.admitted)
 
 
+def test_only_a_hit_that_asks_brings_its_reply() -> None:
+    # Two hits on selected trajectories, each followed by a turn in its snapshot; only the
+    # one that asks something brings that turn as a reply (the other's joins as thread).
+    said = MessageRef(make_message("said", "i moved to denver", turn_index=0), "s1", "t1")
+    said_next = MessageRef(make_message("said+1", "nice", turn_index=1), "s1", "t1")
+    asked = MessageRef(make_message("asked", "where did you move?", turn_index=0), "s2", "t2")
+    answer = MessageRef(make_message("answer", "to denver", turn_index=1), "s2", "t2")
+    hits = [Hit(said, 0, 1.0), Hit(asked, 1, 0.9)]
+    neighbours = {"s1": [said, said_next], "s2": [asked, answer]}
+    args = (hits, ["t1", "t2"], neighbours, 100, TokenConfig())
+    only = expand_evidence(*args, reply_hits=5, replies_to_questions_only=True)
+    assert [(a.ref.message.message_id, a.why) for a in only.admitted] == [
+        ("said", "hit"),
+        ("asked", "hit"),
+        ("answer", "reply"),
+        ("said+1", "thread"),
+    ]
+    every = expand_evidence(*args, reply_hits=5)
+    assert [a.why for a in every.admitted] == ["hit", "reply", "hit", "reply"]
+
+
 @pytest.mark.parametrize(
     ("question", "when"),
     [
