@@ -35,7 +35,7 @@ from arborwiki.core.pipeline import UserWindows, compile_user, user_windows, win
 from arborwiki.core.records import Message, Window
 from arborwiki.core.schema import table_to_messages
 from arborwiki.storage import paths
-from arborwiki.storage.extract_cache import ExtractCache
+from arborwiki.storage.extract_cache import ExtractCache, cache_root
 from arborwiki.storage.tables import USER_TABLES, memory_tables, record_row, rows_to_table
 
 SUCCESS = "_SUCCESS"
@@ -112,8 +112,9 @@ def shard_done(out_dir: str) -> ShardResult | None:
 
 def extraction_cache(cfg: Config, store_dir: str) -> ExtractCache:
     """The cache for this config's extractor: `extract.cache_dir` or under the store."""
-    root = cfg.extract.cache_dir or paths.join(store_dir, "_cache", "extract")
-    return ExtractCache(root, extractor_fingerprint(cfg.extract))
+    return ExtractCache(
+        cache_root(cfg.extract.cache_dir, store_dir), extractor_fingerprint(cfg.extract)
+    )
 
 
 def uses_cache(cfg: Config) -> bool:

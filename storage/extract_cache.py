@@ -36,6 +36,37 @@ SCHEMA = pa.schema(
 )
 COMPACT_AT_FILES = 64
 """More part files than this are merged into one after a build (fewer opens per lookup)."""
+STORE_CACHE = ("_cache", "extract")
+"""Where the cache lives under the store when `extract.cache_dir` is not set."""
+
+
+def cache_root(cache_dir: str | None, store_dir: str) -> str:
+    """`extract.cache_dir`, or the store's own cache folder."""
+    return cache_dir or paths.join(store_dir, *STORE_CACHE)
+
+
+def drop_drafts(root: str, keys: Iterable[str]) -> int:
+    """Remove the drafts of these windows from every extractor's cache under `root` (what
+    `forget` needs: a draft holds the window's words). A part file holding one is rewritten
+    without it, or removed when nothing else is left; returns how many drafts went. Run it
+    when no build writes to the cache."""
+    wanted = pa.array(sorted(set(keys)), type=pa.string())
+    if len(wanted) == 0 or not paths.exists(root):
+        return 0
+    removed = 0
+    for directory in paths.list_dirs(root):
+        for file in paths.list_files(directory, recursive=False, pattern="part-*.parquet"):
+            table = paths.read_parquet(file)
+            hit = pc.is_in(table.column("key"), value_set=wanted)
+            found = pc.sum(hit).as_py() or 0
+            if not found:
+                continue
+            kept = table.filter(pc.invert(hit))
+            if kept.num_rows:
+                paths.write_parquet(kept, paths.join(directory, f"part-{uuid.uuid4().hex}.parquet"))
+            paths.remove(file)
+            removed += found
+    return removed
 
 
 class ExtractCache:

@@ -7,7 +7,11 @@ gone, their evidence, pages and vectors disappear, and what was built
 from several messages is rebuilt without the forgotten ones. Then every touched table is
 compacted with every deleted row materialised, its indexes rebuilt, a run recorded, and
 every older version of every table deleted, so no file under the store still holds the
-forgotten bytes. The build's per-shard outputs under `_work/` that hold the user go too.
+forgotten bytes. The build's per-shard outputs under `_work/` that hold the user go too, and
+so do the cached extraction drafts of every window that held a forgotten message (a draft
+repeats the window's words; the cache is keyed by window content, so the windows are cut
+again from the stored messages with the given config's `window` settings: forget with the
+settings the build used).
 
 The archive is not the store's: a later full build of an archive that still holds the
 messages brings them back.
@@ -26,9 +30,10 @@ import pyarrow.dataset as pads
 from arborwiki.backends.extractors import build_labeled_extractor
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.core.pipeline import build_user_memory
+from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
 from arborwiki.core.records import Message
 from arborwiki.storage import paths
+from arborwiki.storage.extract_cache import cache_root, drop_drafts
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import MESSAGE_COLUMNS, to_record
 from arborwiki.storage.tables import SPECS, USER_TABLES, memory_tables
@@ -52,6 +57,8 @@ class ForgetReport:
     """Rows under new keys (a snapshot whose window lost a message gets a new id)."""
     remaining_messages: int = 0
     work_dirs_removed: int = 0
+    drafts_removed: int = 0
+    """Cached extraction drafts of windows that held a forgotten message."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,6 +71,7 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
     if not store.has("messages") or store.count("messages", where) == 0:
         raise ValueError(f"store {store_path} holds no messages of user {user_id!r}")
     report = ForgetReport(user_id, sorted(set(message_ids)))
+    draft_keys = _window_keys(store, cfg, user_id, set(message_ids))
     before = {n: _user_rows(store, n, user_id) for n in (*USER_TABLES, "quarantine")}
     touched = set(USER_TABLES)
     if message_ids:
@@ -114,6 +122,7 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
     )
     purge_old_versions(store)
     report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
+    report.drafts_removed = drop_drafts(cache_root(cfg.extract.cache_dir, store_path), draft_keys)
     return report
 
 
@@ -136,6 +145,18 @@ def _remaining_messages(store: LanceStore, user_id: str, forgotten: set[str]) ->
     if unknown:
         raise ValueError(f"user {user_id!r} has no message {', '.join(map(repr, unknown))}")
     return [to_record(Message, r) for r in rows if r["message_id"] not in forgotten]
+
+
+def _window_keys(store: LanceStore, cfg: Config, user_id: str, forgotten: set[str]) -> list[str]:
+    """Cache keys of the user's windows that hold a forgotten message (all: `forgotten`
+    empty), cut from the stored messages as the build cut them."""
+    rows = store.rows("messages", user_id, columns=MESSAGE_COLUMNS)
+    windows = user_windows([to_record(Message, r) for r in rows], cfg.window).windows
+    return [
+        window_digest(w)
+        for w in windows
+        if not forgotten or any(m.message_id in forgotten for m in w.messages)
+    ]
 
 
 def _recompile(store: LanceStore, cfg: Config, messages: list[Message]) -> None:

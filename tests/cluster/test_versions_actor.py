@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 import ray
 
@@ -13,8 +14,11 @@ from arborwiki.cluster.build import run_build
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.store_admin import forget_in_store, rollback_store, store_runs
 from arborwiki.core.config import Config, load_config
+from arborwiki.core.pipeline import user_windows, window_digest
+from arborwiki.core.records import Message
 from arborwiki.storage.forget import _user_rows
 from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.reader import to_record
 from arborwiki.storage.tables import USER_TABLES
 from tests.conftest import EXAMPLES
 
@@ -139,3 +143,49 @@ def test_forget_a_message_leaves_no_byte_of_it_and_others_unchanged(
         forget_in_store(str(store_dir), cfg, "bob", [])
     with pytest.raises(ValueError, match="has no message 'nope'"):
         forget_in_store(str(store_dir), cfg, "alice", ["nope"])
+
+
+def _cached_keys(store_dir: Path) -> set[str]:
+    files = sorted((store_dir / "_cache" / "extract").rglob("part-*.parquet"))
+    return {k for f in files for k in pq.read_table(f, columns=["key"])["key"].to_pylist()}
+
+
+def _cached_drafts(store_dir: Path) -> list[str]:
+    """Every cached draft (JSON text) under the store, of every extractor."""
+    files = sorted((store_dir / "_cache" / "extract").rglob("part-*.parquet"))
+    return [d for f in files for d in pq.read_table(f, columns=["draft"])["draft"].to_pylist()]
+
+
+def test_forget_removes_the_cached_drafts_of_the_windows_it_touched(
+    ray_local: None, cfg: Config, tmp_path: Path
+) -> None:
+    """With the extraction cache on, a draft repeats its window's words: forgetting drops
+    the drafts of the windows that held a forgotten message, and only those."""
+    cached = cfg.model_copy(deep=True)
+    cached.extract.cache_rules = True
+    marked = tmp_path / "marked.jsonl"
+    needle = "I live in Portland, so"
+    marked.write_text(ARCHIVE.read_text().replace(needle, f"I live near {MARKER} Park, so"))
+    store_dir = tmp_path / "store"
+    run_build(str(marked), str(store_dir), cached)
+    drafts = _cached_drafts(store_dir)
+    assert sum(MARKER in d for d in drafts) == 1, "one cached draft repeats the marker"
+    store = LanceStore(store_dir)
+    message = next(
+        r["message_id"] for r in store.rows("messages", "alice") if MARKER in (r["text"] or "")
+    )
+
+    report = forget_in_store(str(store_dir), cached, "alice", [message])
+
+    assert report.drafts_removed == 1  # windows do not overlap: one window held it
+    left = _cached_drafts(store_dir)
+    assert sorted(left) == sorted(d for d in drafts if MARKER not in d)
+    assert _files_with(store_dir, MARKER.lower().encode()) == []
+    bob_rows = LanceStore(store_dir, follow_runs=True).rows("messages", "bob")
+    bob_messages = [to_record(Message, r) for r in bob_rows]
+    bob_keys = {window_digest(w) for w in user_windows(bob_messages, cached.window).windows}
+    assert bob_keys <= _cached_keys(store_dir)
+    whole = forget_in_store(str(store_dir), cached, "bob", [])
+    assert whole.drafts_removed == len(bob_keys)
+    assert not bob_keys & _cached_keys(store_dir)
+    assert len(_cached_drafts(store_dir)) == len(left) - len(bob_keys)
