@@ -471,7 +471,8 @@ class StoreConfig(Section):
         description="rows (messages, pages, trajectories, claims, evidence) the reader's "
         "cache holds across its users, least recently asked evicted first: bounds a "
         "replica's memory whatever the users' sizes (≈ 14 KB per cached message with the "
-        "rest of that user's memory, measured on 200-message users)",
+        "rest of that user's memory, measured on 200-message users); localize's forests are "
+        "bounded by as many snapshots",
     )
 
 

@@ -56,13 +56,21 @@ def pseudo_snapshot(window: Window, extractor: Extractor, embedder: Embedder) ->
 
 
 class ForestCache:
-    """LRU of rebuilt forests keyed by (user_id, trajectories-table version)."""
+    """LRU of rebuilt forests keyed by (user_id, trajectories-table version), bounded by
+    users and by snapshots held (a forest holds every node and snapshot of its user, so a
+    few users with long histories evict as many short ones would; the latest forest stays
+    however large, unless `size` is 0)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, max_snapshots: int | None = None) -> None:
         self.size = size
+        self.max_snapshots = max_snapshots
         self._forests: OrderedDict[tuple[str, int], tuple[Forest, dict[str, Snapshot]]] = (
             OrderedDict()
         )
+
+    @property
+    def snapshots_held(self) -> int:
+        return sum(len(snapshots) for _, snapshots in self._forests.values())
 
     def get(
         self, reader: MemoryReader, user_id: str, cfg: Config
@@ -77,7 +85,11 @@ class ForestCache:
         )
         entry = (forest, {s.snapshot_id: s for s in snapshots})
         self._forests[key] = entry
-        while len(self._forests) > self.size:
+        while len(self._forests) > self.size or (
+            len(self._forests) > 1
+            and self.max_snapshots is not None
+            and self.snapshots_held > self.max_snapshots
+        ):
             self._forests.popitem(last=False)
         return entry
 

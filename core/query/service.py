@@ -472,9 +472,11 @@ class QueryService:
     # ---- online turn (localize a live turn in the forest) and belief history ----------
     @cached_property
     def _forests(self) -> ForestCache:
-        # As many users' forests as the reader keeps users' rows: a replica serving more users
-        # than it keeps rebuilds a forest (every node and snapshot of the user) per turn.
-        return ForestCache(self.cfg.store.reader_cache_users)
+        # As many users' forests as the reader keeps users' rows, and no more snapshots than
+        # it keeps rows: a replica serving more users than it keeps rebuilds a forest (every
+        # node and snapshot of the user) per turn.
+        store = self.cfg.store
+        return ForestCache(store.reader_cache_users, store.reader_cache_rows)
 
     @cached_property
     def _extractor(self) -> Extractor:

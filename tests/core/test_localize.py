@@ -223,6 +223,27 @@ def test_forests_kept_are_as_many_as_the_reader_keeps_users(cfg: Config, embedde
     assert reader.loads == 6  # 0: nothing kept, every turn rebuilds
 
 
+def test_forests_kept_are_bounded_by_snapshots_too(cfg: Config, embedder) -> None:
+    reader, _ = _turn_forest_reader(cfg, embedder)
+    for name in ("snapshots_", "nodes_", "trajectories_"):  # u2: a copy of u1's memory
+        rows = getattr(reader, name)
+        rows += [r.model_copy(update={"user_id": "u2"}) for r in rows if r.user_id == "u1"]
+    one_user = len(reader.all_snapshots("u1"))
+    assert one_user == len(reader.all_snapshots("u2")) > 0
+    bounded = cfg.model_copy(deep=True)
+    bounded.store.reader_cache_rows = one_user  # room for one user's snapshots
+    service = QueryService(reader, embedder, bounded)
+    for user in ("u1", "u1", "u2", "u2", "u1"):  # u2 evicts u1, u1 evicts u2
+        service.localize(user, "marathon long run")
+    assert reader.loads == 3
+    small = cfg.model_copy(deep=True)
+    small.store.reader_cache_rows = 1  # smaller than any forest: the latest still stays
+    kept = QueryService(reader, embedder, small)
+    kept.localize("u1", "marathon long run")
+    kept.localize("u1", "marathon long run")
+    assert reader.loads == 4
+
+
 def test_localize_for_another_user_sees_nothing(cfg: Config, embedder) -> None:
     reader, _ = _turn_forest_reader(cfg, embedder)
     result = QueryService(reader, embedder, cfg).localize("u2", "marathon long run")
