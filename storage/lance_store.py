@@ -267,9 +267,10 @@ class LanceStore:
         its rows through it. Returns the tables whose index was built or updated (`full`:
         rebuilt from scratch).
 
-        The only index: searches run in memory over one user's rows, so neither a vector
-        nor a full-text index would be read (a full-text index also had to be rebuilt over
-        the whole table whenever rows were deleted, which every rebuilt user's are). The
+        The only index (any other one, left by an older version, is dropped): searches run
+        in memory over one user's rows, so neither a vector nor a full-text index would be
+        read (a full-text index also had to be rebuilt over the whole table whenever rows
+        were deleted, which every rebuilt user's are). The
         B-tree is touched only when its table changed since it was built (a run that wrote
         nothing costs one metadata read per table); new rows are merged into it, deleted
         rows are masked by Lance.
@@ -281,7 +282,12 @@ class LanceStore:
             table = self.table(name)
             if "user_id" not in table.schema.names or table.count_rows() == 0:
                 continue
-            existing = {tuple(ix.columns): ix.name for ix in table.list_indices()}
+            existing = {}
+            for ix in table.list_indices():
+                if tuple(ix.columns) == ("user_id",):
+                    existing[("user_id",)] = ix.name
+                else:  # e.g. the full-text index of a store built before searches moved
+                    table.drop_index(ix.name)  # in memory: nothing reads it, compaction remaps it
             index = existing.get(("user_id",))
             if index is None or full:
                 table.create_index("user_id", config=BTree(), replace=True)

@@ -113,3 +113,14 @@ def test_page_text_search_matches_page_words_not_citations(
     reader = LanceMemoryReader(store, cache_users)
     assert [h.record.page_id for h in reader.search_pages("alice", "walks", None, 5)] == ["p0-0"]
     assert reader.search_pages("alice", "D7 facts core", None, 5) == []  # type: ignore[arg-type]
+
+
+def test_an_index_left_by_an_older_store_is_dropped(tmp_path: Path) -> None:
+    store = LanceStore(tmp_path)
+    store.upsert("wiki_pages", _pages(["alice", "bob"]), dim=4)
+    store.table("wiki_pages").create_fts_index("markdown")  # what older stores kept
+    assert len(store.table("wiki_pages").list_indices()) == 1
+    store.build_indexes()
+    assert [tuple(ix.columns) for ix in store.table("wiki_pages").list_indices()] == [("user_id",)]
+    reader = LanceMemoryReader(store, 0)
+    assert len(reader.search_pages("alice", "dog", [1.0, 0.0, 0.0, 0.0], 5)) == 3
