@@ -23,13 +23,14 @@ def iter_jsonl(
     `start_byte`/`first_line` read only what follows an earlier read (a nightly run's tail).
     """
     source = input_identity(path)
+    name = paths.name(path)
     validator.start_file()
     with paths.open_input(path) as handle:
         handle.seek(start_byte)
         for line_number, line_bytes in enumerate(handle, start=first_line):
             if line_number == 1 and line_bytes.startswith(UTF8_BOM):
                 line_bytes = line_bytes[len(UTF8_BOM) :]
-            location = f"{paths.name(path)}:{line_number}"
+            location = f"{name}:{line_number}"
             stripped = line_bytes.rstrip(b"\r\n")
             if not stripped.strip():
                 continue
