@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -247,8 +248,10 @@ def write_report(args: argparse.Namespace, table: str, local_table: str, prof: s
     note = args.store / BUILD_NOTE
     built = note.read_text().strip() if note.exists() else "unknown (store built elsewhere)"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
     lines = [
-        "# Query latency through the Ray query actors",
+        "",
+        f"## Run of {stamp} UTC, store {args.store}",
         "",
         f"{args.users} synthetic users × {args.sessions * args.turns} messages; "
         f"build (2-CPU local Ray): {built}. Times are end to end "
@@ -259,7 +262,8 @@ def write_report(args: argparse.Namespace, table: str, local_table: str, prof: s
         local_table,
         "",
         "Command: `python -m benchmarks.query_latency "
-        f"--users {args.users} --sessions {args.sessions} --turns {args.turns} "
+        f"--store {args.store} --users {args.users} "
+        f"--sessions {args.sessions} --turns {args.turns} "
         f"--calls {args.calls} --concurrency {args.concurrency}"
         f" --replicas {' '.join(str(r) for r in args.replicas)} --inprocess {args.inprocess}"
         f"{''.join(' --set ' + s for s in args.set)}"
@@ -270,7 +274,10 @@ def write_report(args: argparse.Namespace, table: str, local_table: str, prof: s
     ]
     if prof:
         lines += ["", "cProfile of in-process queries (cumulative):", "", "```", prof, "```"]
-    RESULTS.write_text("\n".join(lines) + "\n")
+    # Appended: the file keeps every run (and the hand-written readings between them).
+    head = [] if RESULTS.exists() else ["# Query latency through the Ray query actors"]
+    with RESULTS.open("a") as out:
+        out.write("\n".join(head + lines) + "\n")
 
 
 if __name__ == "__main__":
