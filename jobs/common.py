@@ -44,8 +44,10 @@ def one_line_errors(func: F) -> F:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
             _fail(f"invalid config: {where}: {first['msg']}")
-        except (InputError, FileNotFoundError, ValueError, KeyError, RuntimeError) as exc:
-            _fail(str(exc).strip("'\""))
+        except KeyError as exc:  # str() of a KeyError is the repr of its key: unquote it
+            _fail(str(exc.args[0]) if exc.args else "missing key")
+        except (InputError, FileNotFoundError, ValueError, RuntimeError) as exc:
+            _fail(str(exc))
 
     return wrapper  # type: ignore[return-value]
 
