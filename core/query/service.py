@@ -3,7 +3,6 @@ budget. Pure: storage comes in as a MemoryReader."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,6 +38,7 @@ from arborwiki.core.query.result import (
 from arborwiki.core.query.selection import Candidate, Scored, Targets, select_trajectories
 from arborwiki.core.records import Claim, Trajectory, WikiPage
 from arborwiki.core.tokens import count_tokens
+from arborwiki.core.wiki.writer import CITATION
 from arborwiki.core.words import stems
 
 FACET_CUES = {
@@ -59,7 +59,6 @@ def _asks_when(question: str) -> bool:
     return question.lower().lstrip().startswith(("when ", "what date", "what year"))
 
 
-_CITED = re.compile(r"\[([^\[\]\s]+)\](?!\()")  # [D4:13], not a link's [text](file.md)
 CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
 
 
@@ -70,9 +69,9 @@ def cited_lines(markdown: str) -> tuple[tuple[int, tuple[str, ...], frozenset[st
     question)."""
     out = []
     for n, line in enumerate(markdown.splitlines()):
-        ids = _CITED.findall(line)
+        ids = CITATION.findall(line)
         if ids:
-            out.append((n, tuple(ids), frozenset(stems(_CITED.sub(" ", line)))))
+            out.append((n, tuple(ids), frozenset(stems(CITATION.sub(" ", line)))))
     return tuple(out)
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 
-from arborwiki.core.wiki.writer import INDEX_TITLE, NOTHING
+from arborwiki.core.wiki.writer import CITATION, INDEX_TITLE, NOTHING
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)\s]+\)")  # [Title](file.md) → Title
-_CITATION = re.compile(r"\[[^\]\[\s]+\](?!\()")  # [D1:3]
 _TRAJECTORY_ID = re.compile(r"\btraj_[0-9a-f]+\b")
 _MARKUP = re.compile(r"^\s*(?:[-*]\s+|#+\s+)")
 _DASHES = frozenset({"—", "→"})  # the template's separators
@@ -28,7 +27,7 @@ def page_search_text(title: str, markdown: str) -> str:
         if raw.startswith("#") or raw.strip() in (NOTHING, ""):
             continue
         line = _LINK.sub(lambda m: m.group(1), raw)
-        line = _TRAJECTORY_ID.sub(" ", _CITATION.sub(" ", line))
+        line = _TRAJECTORY_ID.sub(" ", CITATION.sub(" ", line))
         line = " ".join(w for w in _MARKUP.sub("", line).split() if w not in _DASHES)
         if line and line != INDEX_TITLE:
             lines.append(line)

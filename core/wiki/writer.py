@@ -18,7 +18,7 @@ SECTIONS = (
 NOTHING = "- none recorded"
 INDEX_TITLE = "Memory index"
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-_CITATION = re.compile(r"\[([^\]\[\s]+)\](?!\()")  # [D1:3]; not [Title](file.md)
+CITATION = re.compile(r"\[([^\]\[\s]+)\](?!\()")  # [D1:3]; not [Title](file.md)
 
 
 class PageWriter(Protocol):
@@ -93,7 +93,7 @@ def is_valid(markdown: str, page: PageContent) -> bool:
     if set(_LINK.findall(markdown)) != targets:  # no dead links, no dropped ones
         return False
     allowed = page.known_sources() | {t.trajectory_id for t in page.trajectories}
-    return all(c in allowed for c in _CITATION.findall(markdown))
+    return all(c in allowed for c in CITATION.findall(markdown))
 
 
 def write_page(page: PageContent, writer: PageWriter, fallback: TemplateWriter) -> str:

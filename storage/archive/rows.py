@@ -73,9 +73,8 @@ def unencodable_field(message: Message) -> str | None:
     Such a string would fail the whole Arrow batch it lands in, so the row is quarantined
     instead. A row whose strings are all ASCII (nearly every row) is accepted in one test.
     """
-    m = message
-    whole = "".join((m.user_id, m.conversation_id, m.session_id, m.message_id, m.speaker, m.text))
-    if whole.isascii() and all(k.isascii() and v.isascii() for k, v in m.extra.items()):
+    whole = "".join([getattr(message, field) for field in TEXT_FIELDS])
+    if whole.isascii() and all(k.isascii() and v.isascii() for k, v in message.extra.items()):
         return None
     for field in TEXT_FIELDS:
         if not _encodable(getattr(message, field)):
