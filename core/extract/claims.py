@@ -14,7 +14,7 @@ from datetime import datetime
 
 from arborwiki.core.extract.dates import normalize_dates
 from arborwiki.core.extract.features import Names, normalize_name
-from arborwiki.core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS
+from arborwiki.core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS, TITLES
 from arborwiki.core.extract.schema import ClaimDraft
 
 MAX_VALUE_WORDS = 12
@@ -48,7 +48,9 @@ _CHANGE_CUES = re.compile(
     r"|mov(?:ed|ing))\b|(?<!right\s)(?<!for\s)(?<!until\s)(?<!by\s)(?<!from\s)(?<!just\s)\bnow\b"
 )
 _CLAUSE_END = re.compile(
-    r"\s*(?:[,;:!?()\[\]]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|cause|since|so\s+that|which|who|while"
+    r"\s*(?:[,;:!?()\[\]]|"
+    + "".join(rf"(?<!\b{t})" for t in sorted(TITLES))  # "Dr. Maya" goes on
+    + r"\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|cause|since|so\s+that|which|who|while"
     r"|when|though|although|whereas)\b|\band\s+(?:i|it|we|he|she|they|that|this|then|now|my)\b"
     r"|\band\s+(?=\w+ed\b))",
     re.IGNORECASE,

@@ -17,6 +17,7 @@ from arborwiki.core.extract.lexicon import (
     EVENT_PAIRS,
     EVENT_WORDS,
     IE_SINGULARS,
+    IMPERATIVES,
     INTERJECTIONS,
     MONTHS,
     NOT_PLURAL,
@@ -24,12 +25,15 @@ from arborwiki.core.extract.lexicon import (
     RELATIONS,
     STOP_WORDS,
     TIME_UNITS,
+    TITLES,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
 from arborwiki.core.words import POSSESSIVE, normalize_name
 
-SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|\s+(?=\[)")
+_NOT_AFTER_TITLE = "".join(rf"(?<!\b{t.capitalize()}\.)" for t in sorted(TITLES))
+SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+|\s+(?=\[)")
+"""A sentence ends at . ! ? — not at an honorific's period ("Dr. Maya")."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _CAP_SPAN = re.compile(
     r"(?<![\w'’])[A-Z][\w'’&.-]*[\w](?:\s+(?:(?:of|the|de|la|von|van)\s+)?[A-Z][\w'’&.-]*[\w])*"
@@ -145,6 +149,8 @@ def _is_common(token: str) -> bool:
     return (
         low in STOP_WORDS
         or low in INTERJECTIONS
+        or low in IMPERATIVES
+        or low in TITLES
         or low in MONTHS
         or low in WEEKDAYS
         or low in WEEKDAY_ABBREVIATIONS

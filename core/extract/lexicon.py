@@ -12,6 +12,21 @@ INTERJECTIONS: frozenset[str] = frozenset(
     """.split()
 )
 
+IMPERATIVES: frozenset[str] = frozenset(
+    """
+    add ask avoid book bring buy call check compare confirm consider draft eat focus follow get
+    give keep let log make note pack pick plan practise practice prepare put remember review
+    revise schedule send set share skip start stop stretch swap take tell track try update use
+    visit write
+    """.split()
+)
+"""Verbs that open advice ("Ask Priya about…", "Try Lakeview Park"): a capitalised span
+starting with one names what follows it, not the verb. Words that are also common first
+names (Mark, Will, Grace, …) are left out."""
+
+TITLES: frozenset[str] = frozenset("dr mr mrs ms prof".split())
+"""Honorifics: 'Dr' alone is nobody; the name after it is the entity."""
+
 MONTHS: frozenset[str] = frozenset(
     "january february march april may june july august september october november december".split()
 )

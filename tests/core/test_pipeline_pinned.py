@@ -24,13 +24,13 @@ from arborwiki.synthetic import generate_archive
 
 VECTORS = {"vector", "summary_vector", "latest_vector"}
 TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
-PINNED = {  # recomputed once when ids became collision-free (issue 13): every id changed
-    "snapshots": "bf9221ff8ed50448",
-    "nodes": "0321ad7654923a54",
-    "trajectories": "b5432d19ce4a35ae",
-    "claims": "2913cc65a769976e",
-    "evidence": "11ec8e57f4af9110",
-    "pages": "8b92571f47d5f803",  # readable topic/shard titles (issue 11)
+PINNED = {  # recomputed when advice verbs and honorifics stopped opening entities (#11)
+    "snapshots": "20b5e4a5a29ae514",
+    "nodes": "343644e09ebbcfab",
+    "trajectories": "d5e7938df518fe4a",
+    "claims": "9114b3b681eac406",
+    "evidence": "c6b92b7006a7c4cf",
+    "pages": "b977ad8e868c4634",
 }
 
 

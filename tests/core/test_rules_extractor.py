@@ -102,6 +102,19 @@ def test_capitalized_word_at_sentence_start_is_not_an_entity(extractor: RuleExtr
     assert draft.entities == ["caroline"]
 
 
+def test_advice_verbs_and_honorifics_do_not_open_an_entity(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Caroline", "Dr. Maya put Biscuit on amoxicillin. I asked Dr. Maya twice."),
+        ("Assistant", "Ask Priya about closing costs. Try Lakeview Park for Dr. Maya's walk."),
+    )
+    assert {"maya", "priya", "lakeview park", "biscuit"} <= set(draft.entities)
+    assert not {"dr", "ask priya", "try lakeview park"} & set(draft.entities)
+    assert "Dr. Maya twice" in [c.value for c in draft.claims]  # the value goes on past "Dr."
+    alone = one(extractor, ("Caroline", "Dr. Maya put Biscuit on amoxicillin twice a day."))
+    assert "Dr. Maya put Biscuit on amoxicillin" in alone.summary  # one sentence, not two
+
+
 def test_terms_keep_numbers_titles_and_inner_capitals(extractor: RuleExtractor) -> None:
     draft = one(
         extractor,
