@@ -28,6 +28,7 @@ from arborwiki.core.extract.features import (
 from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.extract.schema import ClaimDraft, FacetDraft, SnapshotDraft
 from arborwiki.core.records import Message, Window
+from arborwiki.core.words import normalize_name
 
 SUMMARY_WORDS = 60
 MIN_TURN_WORDS = 8
@@ -168,6 +169,12 @@ def _named(message: Message) -> bool:
     )
 
 
+def _assistant_on_itself(claim: ClaimDraft, message: Message) -> bool:
+    """An assistant's first-person statement ("I will put long runs on your day off") is
+    advice, not a fact of the memory owner's world: no claim, no 'assistant' entity page."""
+    return message.role == "assistant" and claim.subject == normalize_name(message.speaker)
+
+
 class RuleExtractor:
     """Regex + lexicon extraction; same input, same output; no model, no I/O."""
 
@@ -197,7 +204,7 @@ class RuleExtractor:
             for sentence in turn.sentences:
                 at = m.timestamp if m.time_known else None
                 claim = sentence_claim(sentence, m.speaker, m.message_id, at, ctx)
-                if claim is not None:
+                if claim is not None and not _assistant_on_itself(claim, m):
                     claims.append(claim)
                     claimed.add(sentence)
         return SnapshotDraft(

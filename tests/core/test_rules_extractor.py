@@ -272,3 +272,31 @@ def test_drafts_freeze_into_snapshots(extractor: RuleExtractor) -> None:
 def test_factory_builds_the_rule_extractor() -> None:
     built = build_extractor(ExtractConfig())
     assert isinstance(built, RuleExtractor) and built.name == "rules"
+
+
+def test_an_assistants_statements_about_itself_make_no_claim(extractor: RuleExtractor) -> None:
+    turns = [
+        ("Caroline", "user", "I moved to Denver last month."),
+        ("assistant", "assistant", "I will put long runs on your first day off."),
+        ("assistant", "assistant", "Priya works at Initech."),
+    ]
+    messages = [
+        make_message(
+            f"m{i}",
+            text,
+            user_id="u1",
+            conversation_id="c1",
+            session_id="s1",
+            turn_index=i,
+            speaker=speaker,
+            role=role,
+            timestamp=SESSION,
+        )
+        for i, (speaker, role, text) in enumerate(turns)
+    ]
+    draft = extractor.extract_one(
+        Window(user_id="u1", conversation_id="c1", session_id="s1", messages=messages)
+    )
+    subjects = {c.subject for c in draft.claims}
+    assert "caroline" in subjects  # the owner's own facts stay
+    assert "assistant" not in subjects and "assistant" not in draft.entities
