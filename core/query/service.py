@@ -88,6 +88,12 @@ def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> l
     return list(dict.fromkeys(ordered))[:limit]
 
 
+def _at_least_one(name: str, value: int | None) -> None:
+    """None means the configured default; 0 or less is a mistake, not the default."""
+    if value is not None and value < 1:
+        raise ValueError(f"{name} must be at least 1 (got {value})")
+
+
 def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[Hit[MessageRef]]:
     """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties)."""
     score: dict[str, float] = defaultdict(float)
@@ -146,6 +152,7 @@ class QueryService:
             raise ValueError("user_id is required")
         if not question.strip():
             raise ValueError("question is empty")
+        _at_least_one("k", k)
         qc = self.cfg.query
         vector = np.asarray(self.embedder.embed([question])[0]).tolist()
         # Searches run in memory over the user's rows (a fraction of a millisecond each), so
@@ -161,7 +168,7 @@ class QueryService:
         trajectories = self.reader.trajectories(user_id, sorted(candidate_ids))
         info = analyze_question(question, frozenset(e for t in trajectories for e in t.entities))
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
-        chosen = select_trajectories(candidates, targets, k or qc.k, qc)
+        chosen = select_trajectories(candidates, targets, qc.k if k is None else k, qc)
         routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
         return Route(user_id, info, pages, hits, trajectories, chosen, routed, hit_lists)
 
@@ -304,6 +311,7 @@ class QueryService:
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> QueryResult:
+        _at_least_one("budget_tokens", budget_tokens)  # before any search is spent on it
         return self.evidence(self.route(user_id, question, k), budget_tokens)
 
     def evidence(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
@@ -311,6 +319,7 @@ class QueryService:
         budget), then evidence messages in the rest. No model is called here: answering over
         this evidence is core.answer.Answerer.answer."""
         qc = self.cfg.query
+        _at_least_one("budget_tokens", budget_tokens)
         budget_tokens = budget_tokens or qc.budget_tokens
         claims, claim_tokens = self._claims(
             route.user_id,

@@ -263,6 +263,23 @@ def test_localize_rejects_empty_input(cfg: Config, embedder) -> None:
         service.localize("", "hi")
 
 
+@pytest.mark.parametrize(
+    ("question", "k", "budget", "message"),
+    [
+        ("  ", None, None, "question is empty"),
+        ("where?", 0, None, "k must be at least 1"),
+        ("where?", None, 0, "budget_tokens must be at least 1"),
+        ("where?", None, -5, "budget_tokens must be at least 1"),
+    ],
+)
+def test_query_rejects_an_empty_question_and_a_zero_k_or_budget(
+    cfg: Config, embedder, question: str, k: int | None, budget: int | None, message: str
+) -> None:
+    service = QueryService(DictReader(), embedder, cfg)
+    with pytest.raises(ValueError, match=message):  # not silently the configured default
+        service.query("u1", question, k, budget)
+
+
 def test_history_shows_each_version_with_the_message_that_changed_it(cfg: Config, embedder) -> None:
     def msg(mid: str, text: str, day: int) -> Message:
         return make_message(
