@@ -56,12 +56,12 @@ def drop_drafts(root: str, keys: Iterable[str]) -> int:
     removed = 0
     for directory in paths.list_dirs(root):
         for file in paths.list_files(directory, recursive=False, pattern="part-*.parquet"):
-            table = paths.read_parquet(file)
-            hit = pc.is_in(table.column("key"), value_set=wanted)
-            found = pc.sum(hit).as_py() or 0
+            keys = paths.read_parquet(file, columns=["key"]).column("key")
+            found = pc.sum(pc.is_in(keys, value_set=wanted)).as_py() or 0
             if not found:
-                continue
-            kept = table.filter(pc.invert(hit))
+                continue  # only the key column of a file that holds none was read
+            table = paths.read_parquet(file)
+            kept = table.filter(pc.invert(pc.is_in(table.column("key"), value_set=wanted)))
             if kept.num_rows:
                 paths.write_parquet(kept, paths.join(directory, f"part-{uuid.uuid4().hex}.parquet"))
             paths.remove(file)
