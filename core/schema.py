@@ -187,13 +187,19 @@ def row_to_record(cls: type[M], row: dict[str, Any]) -> M:
 MESSAGE_SCHEMA = arrow_schema(Message)
 
 
-def messages_to_table(messages: list[Message]) -> pa.Table:
-    """Column-wise build: one pass per column, no per-row Arrow objects."""
+def message_columns(messages: list[Message]) -> dict[str, list[Any]]:
+    """Each Message field as one column (JSON fields encoded): one pass per column, no
+    per-row Arrow objects or dicts."""
     columns: dict[str, list[Any]] = {}
     for name, info in Message.model_fields.items():
         values = [getattr(m, name) for m in messages]
         columns[name] = list(map(encode_json, values)) if is_json_field(info.annotation) else values
-    return pa.Table.from_pydict(columns, schema=MESSAGE_SCHEMA)
+    return columns
+
+
+def messages_to_table(messages: list[Message]) -> pa.Table:
+    """Column-wise build of a MESSAGE_SCHEMA table."""
+    return pa.Table.from_pydict(message_columns(messages), schema=MESSAGE_SCHEMA)
 
 
 def table_to_messages(table: pa.Table) -> list[Message]:

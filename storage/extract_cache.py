@@ -45,6 +45,10 @@ def cache_root(cache_dir: str | None, store_dir: str) -> str:
     return cache_dir or paths.join(store_dir, *STORE_CACHE)
 
 
+def _part_files(directory: str) -> list[str]:
+    return paths.list_files(directory, recursive=False, pattern="part-*.parquet")
+
+
 def drop_drafts(root: str, keys: Iterable[str]) -> int:
     """Remove the drafts of these windows from every extractor's cache under `root` (what
     `forget` needs: a draft holds the window's words). A part file holding one is rewritten
@@ -55,13 +59,13 @@ def drop_drafts(root: str, keys: Iterable[str]) -> int:
         return 0
     removed = 0
     for directory in paths.list_dirs(root):
-        for file in paths.list_files(directory, recursive=False, pattern="part-*.parquet"):
+        for file in _part_files(directory):
             keys = paths.read_parquet(file, columns=["key"]).column("key")
-            found = pc.sum(pc.is_in(keys, value_set=wanted)).as_py() or 0
+            hit = pc.is_in(keys, value_set=wanted)
+            found = pc.sum(hit).as_py() or 0
             if not found:
                 continue  # only the key column of a file that holds none was read
-            table = paths.read_parquet(file)
-            kept = table.filter(pc.invert(pc.is_in(table.column("key"), value_set=wanted)))
+            kept = paths.read_parquet(file).filter(pc.invert(hit))  # same rows, same order
             if kept.num_rows:
                 paths.write_parquet(kept, paths.join(directory, f"part-{uuid.uuid4().hex}.parquet"))
             paths.remove(file)
@@ -82,7 +86,7 @@ class ExtractCache:
             paths.write_text(ident, payload)
 
     def _files(self) -> list[str]:
-        return paths.list_files(self.dir, recursive=False, pattern="part-*.parquet")
+        return _part_files(self.dir)
 
     def _scan(self, keys: Iterable[str], columns: list[str]) -> pa.Table:
         wanted = pa.array(sorted(set(keys)), type=pa.string())

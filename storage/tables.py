@@ -23,7 +23,6 @@ from arborwiki.core.records import (
     Claim,
     EvidenceItem,
     ForestNode,
-    MessageFields,
     QuarantineRow,
     Record,
     RunRecord,
@@ -34,7 +33,7 @@ from arborwiki.core.records import (
     WikiPage,
     stable_id,
 )
-from arborwiki.core.schema import arrow_schema, encode_json, record_row
+from arborwiki.core.schema import arrow_schema, message_columns, record_row
 
 __all__ = ["SPECS", "USER_TABLES", "TableSpec", "memory_tables", "record_row", "rows_to_table"]
 
@@ -147,16 +146,13 @@ def rows_to_table(name: str, rows: Iterable[dict[str, Any]], dim: int) -> pa.Tab
     return columns_to_table(name, columns, dim)
 
 
-def message_columns(memory: UserMemory) -> dict[str, Any]:
+def stored_message_columns(memory: UserMemory) -> dict[str, Any]:
     """The messages table's columns: each message, its search text, its vector and the
     snapshot/trajectory that holds it (built column by column: a build writes millions)."""
     messages = memory.messages
     snapshot_of = {mid: s.snapshot_id for s in memory.snapshots for mid in s.message_ids}
     trajectory_of = {n.snapshot_id: n.trajectory_id for n in memory.nodes}
-    columns: dict[str, Any] = {
-        field: [getattr(m, field) for m in messages] for field in MessageFields.model_fields
-    }
-    columns["extra"] = [encode_json(e) for e in columns["extra"]]
+    columns: dict[str, Any] = message_columns(messages)
     snapshots = [snapshot_of.get(m.message_id) for m in messages]
     columns["row_id"] = [stable_id("msg", m.user_id, m.message_id) for m in messages]
     columns["search_text"] = [m.search_text for m in messages]
@@ -179,5 +175,5 @@ def memory_tables(memory: UserMemory, dim: int) -> dict[str, pa.Table]:
     tables = {
         name: rows_to_table(name, map(record_row, recs), dim) for name, recs in groups.items()
     }
-    tables["messages"] = columns_to_table("messages", message_columns(memory), dim)
+    tables["messages"] = columns_to_table("messages", stored_message_columns(memory), dim)
     return tables

@@ -97,7 +97,7 @@ class Variants:
         if user_id not in self._users:
             refs = {r.message.message_id: r for r in self.reader.all_messages(user_id)}
             rule = self.service.cfg.tokens
-            tokens = {mid: count_tokens(r.message.full_text, rule) for mid, r in refs.items()}
+            tokens = {mid: r.tokens(rule) for mid, r in refs.items()}
             self._users[user_id] = UserIndex(refs, tokens)
         return self._users[user_id]
 

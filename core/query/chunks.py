@@ -35,7 +35,7 @@ def chunk_ranking(
     pieces: list[str] = []
     owner: list[int] = []
     for i, ref in enumerate(pool):
-        for s in sentences(ref.message.full_text) or [ref.message.full_text]:
+        for s in sentences(ref.text) or [ref.text]:
             pieces.append(s)
             owner.append(i)
     if not pieces:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arborwiki.core.records import Message, UserMemory, id_key, stable_id
-from arborwiki.storage.tables import message_columns
+from arborwiki.storage.tables import stored_message_columns
 from tests.builders import make_message
 
 SEPARATORS = ["\x1f", ":", "|", "\x00", "_", ",", '"', "\\", "[", "]", "\ud800"]
@@ -56,7 +56,7 @@ def test_message_row_ids_of_two_tenants_differ() -> None:
             user_id=user, messages=[message(user, message_id)], snapshots=[], claims=[],
             nodes=[], trajectories=[], evidence=[], pages=[], message_vectors=[[0.0]],
         )  # fmt: skip
-        return message_columns(memory)["row_id"][0]
+        return stored_message_columns(memory)["row_id"][0]
 
     assert row_id("a", "b\x1fc") != row_id("a\x1fb", "c")
 
