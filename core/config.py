@@ -363,6 +363,26 @@ class QueryConfig(Section):
     w_entity_queries: float = Field(
         0.5, ge=0, description="weight of each per-entity sub-query's ranking"
     )
+    dated_hits: int = Field(
+        40,
+        ge=0,
+        description="questions naming a day or month: hybrid message hits searched among "
+        "the messages dated near it, fused with the global hits (0: off)",
+    )
+    w_dated: float = Field(
+        1.0,
+        ge=0,
+        description="weight of a message's rank among dated hits (the global ranking's own)",
+    )
+    dated_days_before: int = Field(
+        1, ge=0, description="a named period's dated messages start this many days before it"
+    )
+    dated_days_after: int = Field(
+        14,
+        ge=0,
+        description="and end this many days after it: an event is told of in the sessions "
+        'that follow it ("yesterday", "last week", "two weeks ago")',
+    )
     page_cited: int = Field(
         40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
     )

@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 
 from arborwiki.core.config import QueryConfig
+from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
 from arborwiki.core.query.user_search import Scored, UserSearch
 from arborwiki.core.records import (
@@ -54,6 +55,7 @@ class Searchable(Generic[R]):
     records: list[R]
     index: UserSearch
     trajectory_ids: np.ndarray
+    days: np.ndarray | None = None  # each row's timestamp (messages only)
 
     def search(
         self,
@@ -61,6 +63,7 @@ class Searchable(Generic[R]):
         vector: list[float] | None,
         limit: int,
         trajectory_ids: list[str] | None = None,
+        dates: NearPeriods | None = None,
     ) -> list[Hit[R]]:
         allowed = None
         if trajectory_ids is not None:
@@ -68,6 +71,11 @@ class Searchable(Generic[R]):
             allowed = np.fromiter(
                 (t in wanted for t in self.trajectory_ids), bool, len(self.records)
             )
+        if dates is not None:
+            if self.days is None:
+                raise ValueError("these rows have no dates to filter by")
+            near = dates.mask(self.days)
+            allowed = near if allowed is None else allowed & near
         has_text = bool(text and text.strip())
         found: list[Scored]
         if vector is not None and has_text:
@@ -207,8 +215,14 @@ class LanceMemoryReader:
                 if "trajectory_id" in rows.column_names
                 else np.full(rows.num_rows, None, dtype=object)
             )
+            days = (
+                rows["timestamp"].to_numpy(zero_copy_only=False)
+                if "timestamp" in rows.column_names
+                else None
+            )
             plain = rows.drop_columns([text_column, "vector"]) if columns is not None else rows
-            return Searchable([convert(r) for r in plain.to_pylist()], index, trajectory_ids)
+            records = [convert(r) for r in plain.to_pylist()]
+            return Searchable(records, index, trajectory_ids, days)
 
         version = self.store.pinned_version(table) if self.cache is not None else None
         if self.cache is None or version is None:
@@ -245,6 +259,7 @@ class LanceMemoryReader:
         limit: int,
         mode: SearchMode = "hybrid",
         trajectory_ids: list[str] | None = None,
+        dates: NearPeriods | None = None,
     ) -> list[Hit[MessageRef]]:
         if trajectory_ids is not None and not trajectory_ids:
             return []
@@ -253,6 +268,7 @@ class LanceMemoryReader:
             vector if mode != "text" else None,
             limit,
             trajectory_ids or None,
+            dates,
         )
 
     def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]:

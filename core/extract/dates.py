@@ -169,7 +169,7 @@ def _is_modal_may(match: re.Match[str]) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def _candidate_spans(text: str) -> tuple[tuple[str, str], ...]:
+def date_spans(text: str) -> tuple[tuple[str, str], ...]:
     """(span, kind) pairs; cached because a sentence is read for claims, summary and facets."""
     spans = []
     for match in _DATE_RE.finditer(text):
@@ -184,7 +184,7 @@ def normalize_dates(text: str, base: datetime) -> list[tuple[str, date]]:
     """Every date expression in `text`, as (span as written, resolved date), in text order."""
     found: list[tuple[str, date]] = []
     base_day = base.date()
-    for span, kind in _candidate_spans(text):
+    for span, kind in date_spans(text):
         resolved = _resolve(span, kind, base_day)
         if resolved is not None:
             found.append((span, resolved))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from arborwiki.core.query.periods import Period, question_periods
 from arborwiki.core.words import FUNCTION_WORDS as STOP
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
@@ -23,10 +24,12 @@ class QuestionInfo:
     is_count: bool
     is_list: bool
     entities: frozenset[str] = field(default_factory=frozenset)
+    periods: tuple[Period, ...] = ()  # the days and months it names (core/query/periods.py)
 
 
 def analyze_question(text: str, known_entities: frozenset[str] = frozenset()) -> QuestionInfo:
-    """Content tokens, count/list intent, and which of the user's entities it names."""
+    """Content tokens, count/list intent, which of the user's entities it names and which
+    dates."""
     lowered = text.lower()
     tokens = frozenset(w.strip("'") for w in _WORD.findall(lowered) if w not in STOP)
     entities = frozenset(
@@ -38,6 +41,7 @@ def analyze_question(text: str, known_entities: frozenset[str] = frozenset()) ->
         is_count=bool(_COUNT.search(text)),
         is_list=bool(_LIST.search(text)),
         entities=entities,
+        periods=question_periods(text),
     )
 
 

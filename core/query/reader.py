@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Generic, Literal, Protocol, TypeVar
 
 from arborwiki.core.config import TokenConfig
+from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.records import (
     Claim,
     EvidenceItem,
@@ -68,8 +69,10 @@ class MemoryReader(Protocol):
         limit: int,
         mode: SearchMode = "hybrid",
         trajectory_ids: list[str] | None = None,
+        dates: NearPeriods | None = None,
     ) -> list[Hit[MessageRef]]:
-        """Hybrid/vector/text search; `trajectory_ids` prefilters to those trajectories."""
+        """Hybrid/vector/text search; `trajectory_ids` prefilters to those trajectories,
+        `dates` to messages dated near the periods it names."""
         ...
 
     def all_messages(self, user_id: str) -> list[MessageRef]: ...

@@ -24,6 +24,7 @@ from arborwiki.core.query.localize import (
     pseudo_snapshot,
     pseudo_window,
 )
+from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.query.questions import QuestionInfo, analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MemoryReader, MessageRef
 from arborwiki.core.query.result import (
@@ -130,6 +131,9 @@ class Route:
     # The text and vector rankings fused into `hits` (fuse_hit_modes), kept so the evidence
     # order can re-weigh the vector ranking per budget (see QueryService.evidence_hits).
     hit_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)
+    # Hits among the messages dated near the days or months the question names (see
+    # QueryService.dated_hits); fused with the global hits at every budget.
+    dated: list[MessageRef] = field(default_factory=list)
 
     @property
     def selected_ids(self) -> list[str]:
@@ -170,7 +174,22 @@ class QueryService:
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
         chosen = select_trajectories(candidates, targets, qc.k if k is None else k, qc)
         routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
-        return Route(user_id, info, pages, hits, trajectories, chosen, routed, hit_lists)
+        dated = self.dated_hits(user_id, info, vector)
+        return Route(user_id, info, pages, hits, trajectories, chosen, routed, hit_lists, dated)
+
+    def dated_hits(self, user_id: str, info: QuestionInfo, vector: list[float]) -> list[MessageRef]:
+        """For a question naming a day or month ("on March 16, 2022", "in June"): hybrid
+        hits among the messages dated from `dated_days_before` days ahead of it to
+        `dated_days_after` past it. The question's words often miss the answer ("yesterday I
+        went bowling", said on the 17th); its date does not."""
+        qc = self.cfg.query
+        if not (info.periods and qc.dated_hits):
+            return []
+        near = NearPeriods(info.periods, qc.dated_days_before, qc.dated_days_after)
+        found = self.reader.search_messages(
+            user_id, info.text, vector, qc.dated_hits, "hybrid", dates=near
+        )
+        return [h.record for h in found]
 
     def _message_hits(
         self, user_id: str, question: str, vector: list[float]
@@ -253,6 +272,11 @@ class QueryService:
             v_scale = min(1.0, slots / qc.vector_full_weight_slots)
             lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
             hits = fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
+        if route.dated and qc.w_dated:
+            # A named day or month is the question's own constraint: its ranking joins the
+            # global one at every budget, not scaled away like the structure's lists.
+            ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
+            hits = fuse_hits([(1.0, ranked), (qc.w_dated, route.dated)], qc.rrf_k)
         if not route.routed_lists:
             return hits
         if slots < qc.routed_min_slots:

@@ -84,7 +84,7 @@ def test_shifted_answers_equal_dateparser_on_every_weekday_and_across_boundaries
     dates._OFFSETS.clear()
     checked = 0
     for text in SHIFTING:
-        ((span, kind),) = dates._candidate_spans(text)
+        ((span, kind),) = dates.date_spans(text)
         assert dates._shifts_with_base(span, kind), text
         for base in bases:
             assert dates._resolve(span, kind, base) == dates._parse.__wrapped__(span, kind, base)
@@ -110,7 +110,7 @@ def test_month_steps_equal_dateparser_at_month_ends_and_leap_days() -> None:
     bases += [date(2023, 5, 8), date(2025, 8, 30), date(2023, 10, 31), date(2024, 4, 30)]
     dates._MONTH_STEPS.clear()
     for text in MONTH_STEPS:
-        ((span, kind),) = dates._candidate_spans(text)
+        ((span, kind),) = dates.date_spans(text)
         for base in bases:
             assert dates._resolve(span, kind, base) == dates._parse.__wrapped__(span, kind, base)
         assert dates._MONTH_STEPS[(span, kind)] is not None, text

@@ -15,6 +15,7 @@ from arborwiki.cluster.local_service import open_service
 from arborwiki.cluster.store_admin import rollback_store
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.embedding import embedder_for
+from arborwiki.core.query.periods import NearPeriods, Period
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import LanceMemoryReader
 from tests.conftest import EXAMPLES
@@ -26,6 +27,7 @@ QUESTIONS = [
     "Where do I live?",
     "What book am I reading?",
     "When is the race?",
+    "What happened in March?",  # names a month: dated hits join (core/query/periods.py)
 ]
 LATE_ALICE = 14  # alice's last messages arrive in the second run
 
@@ -122,6 +124,19 @@ def _vector_search_equals_lance(reader: LanceMemoryReader) -> None:
                 reader.store, user, vector, 10, sql_in("trajectory_id", trajectories[:2])
             )
             assert {h.record.trajectory_id for h in routed} <= set(trajectories[:2])
+    # A date filter (a question naming "3 February 2024", one day before to 14 after)
+    # keeps what Lance's own filter on the timestamp column keeps.
+    near = NearPeriods((Period(2, 3, 2024),), before=1, after=14)
+    window = (
+        "timestamp >= TIMESTAMP '2024-02-02 00:00:00' "
+        "AND timestamp < TIMESTAMP '2024-02-18 00:00:00'"
+    )
+    vector = embedder.embed(["the rabbit"])[0].tolist()
+    for user in USERS:
+        dated = reader.search_messages(user, "", vector, 30, "vector", dates=near)
+        expected = _lance_nearest(reader.store, user, vector, 30, window)
+        assert [h.record.message.message_id for h in dated] == expected
+    assert len(reader.search_messages("alice", "", vector, 30, "vector", dates=near)) == 8
 
 
 def test_cached_reads_and_queries_equal_the_uncached_ones(
@@ -147,6 +162,25 @@ def test_cached_reads_and_queries_equal_the_uncached_ones(
                 a = with_cache.query(user, question, None, budget).model_dump_json()
                 b = without.query(user, question, None, budget).model_dump_json()
                 assert a == b, (user, question, budget)
+    _a_named_month_brings_its_messages(store, cfg)
+
+
+def _a_named_month_brings_its_messages(store: str, cfg: Config) -> None:
+    """ "What happened in March?" shares no word with what alice said on 22 March 2024: the
+    month it names brings those messages (dated hits), and without them it does not."""
+    off = cfg.model_copy(deep=True)
+    off.query.dated_hits = 0
+    question = "What happened in March?"
+    with_dates, without = open_service(store, cfg), open_service(store, off)
+    route = with_dates.route("alice", question)
+    assert route.dated and all(r.message.timestamp.month == 3 for r in route.dated)
+    assert without.route("alice", question).dated == []
+    march = [
+        e.timestamp.month == 3 for e in with_dates.query("alice", question, None, 150).evidence
+    ]
+    assert march and all(march)
+    others = without.query("alice", question, None, 150).evidence
+    assert sum(e.timestamp.month != 3 for e in others) >= 2
 
 
 def test_a_new_run_and_a_rollback_are_never_answered_from_the_cache(
