@@ -38,7 +38,14 @@ import ray
 
 from arborwiki.cluster.runtime import start_ray, store_task_options
 from arborwiki.cluster.scheduling import LiveWork, Progress, Timeline, fused_shards, staged_shards
-from arborwiki.cluster.sharding import Partition, merge_partitions, partition_file
+from arborwiki.cluster.sharding import (
+    FilePartition,
+    Partition,
+    discard_outputs,
+    merge_partitions,
+    partition_file,
+    pieces_agree,
+)
 from arborwiki.cluster.stages import (
     SUCCESS,
     ShardJob,
@@ -58,7 +65,7 @@ from arborwiki.storage.archive import (
     input_identity,
     input_sources,
 )
-from arborwiki.storage.increment import FileMark, mark_file
+from arborwiki.storage.increment import FileMark, Pieces, is_jsonl, mark_file
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
 from arborwiki.storage.versions import apply_retention
@@ -231,22 +238,56 @@ def staged_run(store_dir: str, cfg: Config) -> Iterator[tuple[str, LiveWork]]:
 
 ReadSpec = tuple[int, str, int, int]
 """(file index, path, start byte, first line) of one file to read."""
+PieceRanges = list[tuple[int, int, int]]
+"""(start byte, first line, end byte) of each piece of one JSONL file (Pieces.ranges)."""
 
 
 def read_files(
-    specs: list[ReadSpec], staging: str, cfg: Config, live: LiveWork, fmt: str | None = None
+    specs: list[ReadSpec],
+    staging: str,
+    cfg: Config,
+    live: LiveWork,
+    fmt: str | None = None,
+    pieces: dict[int, PieceRanges] | None = None,
 ) -> Partition:
-    """Read + validate + partition: one Ray task per input file, in parallel."""
+    """Read + validate + partition, in parallel: one Ray task per input file, or per piece
+    of a file that `pieces` cuts (file index → ranges). A file whose pieces would give rows
+    without a turn_index other defaults than a whole read (`pieces_agree`) is read again
+    whole, its pieces' outputs deleted."""
     store = store_task_options(staging, *(spec[1] for spec in specs))
     task = ray.remote(num_cpus=1, max_retries=2, **store)(partition_file)
     n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-    refs = [
-        task.remote(i, f, str(staging), n, batch, start, line, fmt) for i, f, start, line in specs
-    ]
+    cuts = pieces or {}
+
+    def submit(i: int, path: str, start: int, line: int, end: int | None = None, k: int = 0) -> Any:
+        return task.remote(i, path, str(staging), n, batch, start, line, fmt, end, k)
+
+    refs = []
+    for i, path, start, line in specs:
+        ranges = cuts.get(i, [])
+        if len(ranges) > 1:
+            refs += [submit(i, path, b, first, end, k) for k, (b, first, end) in enumerate(ranges)]
+        else:
+            refs.append(submit(i, path, start, line))
+    results: list[FilePartition] = _gather(refs, live)
+    by_file: dict[int, list[FilePartition]] = defaultdict(list)
+    for result in results:
+        by_file[result.file_index].append(result)
+    redo = {i for i, done in by_file.items() if len(done) > 1 and not pieces_agree(done)}
+    if redo:
+        for i in redo:
+            for result in by_file[i]:
+                discard_outputs(result)
+        again = _gather([submit(*spec) for spec in specs if spec[0] in redo], live)
+        results = [r for r in results if r.file_index not in redo] + again
+    return merge_partitions(staging, cfg.ray.num_shards, results)
+
+
+def _gather(refs: list[Any], live: LiveWork) -> list[Any]:
     live.refs.update(refs)
     results = ray.get(refs)
     live.refs.difference_update(refs)
-    return merge_partitions(staging, cfg.ray.num_shards, results)
+    return results
 
 
 def watermark(
@@ -279,8 +320,15 @@ def _build(
     started_at = datetime.now(UTC)
     timeline = Timeline()
     timeline.start("read")
-    marks = {input_identity(f): mark_file(f) for f in files}  # before the read: see README
-    part = read_files([(i, str(f), 0, 1) for i, f in enumerate(files)], staging, cfg, live, fmt)
+    marks, pieces = {}, {}
+    for i, f in enumerate(files):  # before the read: see README
+        every = cfg.build.read_piece_bytes
+        cuts = Pieces(every) if every and is_jsonl(f, fmt) else None
+        mark = marks[input_identity(f)] = mark_file(f, cuts)
+        if cuts is not None:
+            pieces[i] = cuts.ranges(mark.size)
+    specs = [(i, str(f), 0, 1) for i, f in enumerate(files)]
+    part = read_files(specs, staging, cfg, live, fmt, pieces)
     timeline.end("read")
     scope = CommitScope(
         input=str(input_path),

@@ -1,16 +1,18 @@
-"""Stable user → shard assignment and the partition of an archive, one task per input file.
+"""Stable user → shard assignment and the partition of an archive, one task per input file
+or per piece of a large JSONL file.
 
 Stage 1 of the build (read + validate + partition). `partition_file` streams one input
-file in record batches (never the whole file in memory), quarantines invalid rows and
-appends each batch's rows to per-shard Parquet parts; the build runs it as one Ray task
-per file, `partition_archive` runs the same function in-process. `merge_partitions` puts
+file (or one byte range of a JSONL file, cut at line starts) in record batches (never the
+whole file in memory), quarantines invalid rows and appends each batch's rows to per-shard
+Parquet parts; the build runs it as one Ray task per file or piece, `partition_archive`
+runs the same function in-process. `merge_partitions` puts
 the per-file results together in input order and gives each shard a content digest (so an
 unchanged shard is recognised on the next run) and the quarantine a digest of its own (so
 a run whose only change is a bad row still commits).
 
-Duplicates of (user_id, message_id) are caught inside a file by the reader; across files
-they meet again in the same shard (same user) and `dedupe_messages` quarantines the later
-copies there.
+Duplicates of (user_id, message_id) are caught inside a file (piece) by the reader; across
+files and pieces they meet again in the same shard (same user) and `dedupe_messages`
+quarantines the later copies there.
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ class FilePartition:
     rows_quarantined: int = 0
     max_timestamp: str | None = None  # ISO time of its latest valid message
     defaulted_turns: int = 0  # tail rows without a turn_index (nightly: counted from the tail)
+    piece: int = 0  # which byte range of a file read in pieces (see split_points)
+    turn_groups: set[bytes] = field(default_factory=set)  # digests of (user, conv, session)
+    defaulted_groups: set[bytes] = field(default_factory=set)  # ... where a turn was counted
 
 
 def partition_file(
@@ -73,24 +78,28 @@ def partition_file(
     start_byte: int = 0,
     first_line: int = 1,
     fmt: str | None = None,
+    end_byte: int | None = None,
+    piece: int = 0,
 ) -> FilePartition:
-    """Stream one file into out_dir/shard-K/part-F-N.parquet; quarantine into out_dir/quarantine.
+    """Stream one file into out_dir/shard-K/part-F-P-N.parquet; quarantine into
+    out_dir/quarantine.
 
-    With `start_byte` > 0 (a JSONL file that grew) only the bytes after it are read. `fmt`
+    With `start_byte` > 0 (a JSONL file that grew) only the bytes after it are read; with
+    `end_byte` too, one piece of a JSONL file read in parallel (`piece` numbers it). `fmt`
     names the archive format (`storage.archive.FORMATS`); None: by suffix.
     """
     out = str(out_dir)
-    result = FilePartition(file_index=file_index, source=path)
+    result = FilePartition(file_index=file_index, source=path, piece=piece)
     quarantine_hash = hashlib.blake2b(digest_size=16)
     validator = RowValidator()
     batches = (
-        read_jsonl_tail(path, start_byte, first_line, validator, batch_rows)
-        if start_byte
+        read_jsonl_tail(path, start_byte, first_line, validator, batch_rows, end_byte)
+        if start_byte or end_byte is not None
         else read_archive(path, batch_rows=batch_rows, fmt=fmt)
     )
     latest = None
     for n, batch in enumerate(batches):
-        stem = f"part-{file_index:06d}-{n:06d}.parquet"
+        stem = f"part-{file_index:06d}-{piece:04d}-{n:06d}.parquet"
         result.rows_read += batch.rows_read
         result.rows_valid += batch.table.num_rows
         result.rows_quarantined += len(batch.quarantine)
@@ -116,7 +125,38 @@ def partition_file(
     result.quarantine_digest = quarantine_hash.hexdigest() if result.quarantine_files else ""
     result.max_timestamp = latest.isoformat() if latest is not None else None
     result.defaulted_turns = validator.defaulted_turns
+    result.turn_groups = {_group_key(g) for g in validator.turn_groups}
+    result.defaulted_groups = {_group_key(g) for g in validator.defaulted_groups}
     return result
+
+
+def _group_key(group: tuple[str, str, str]) -> bytes:
+    """An 8-byte digest of a (user, conversation, session) group, length-prefixed."""
+    text = "".join(f"{len(part)}:{part}" for part in group)
+    return hashlib.blake2b(text.encode("utf-8", "backslashreplace"), digest_size=8).digest()
+
+
+def discard_outputs(result: FilePartition) -> None:
+    """Delete what one partition task wrote (a file read in pieces that is read again whole)."""
+    for _, path, _ in result.parts:
+        paths.remove(path)
+    for path in result.quarantine_files:
+        paths.remove(path)
+
+
+def pieces_agree(pieces: list[FilePartition]) -> bool:
+    """Whether a file read in pieces got the turn_index defaults a whole read gives.
+
+    A row without a turn_index gets the count of its (user, conversation, session) group's
+    earlier rows in the file; a piece counts only its own. That is exact unless a piece
+    counted a turn in a group an earlier piece also holds: then the file is read whole.
+    """
+    seen: set[bytes] = set()
+    for piece in sorted(pieces, key=lambda p: p.piece):
+        if piece.defaulted_groups & seen:
+            return False
+        seen |= piece.turn_groups
+    return True
 
 
 @dataclass
@@ -144,9 +184,10 @@ def merge_partitions(
     part = Partition(root=str(out_dir), num_shards=num_shards)
     hashers: dict[int, Any] = defaultdict(lambda: hashlib.blake2b(digest_size=16))
     quarantine_hash = hashlib.blake2b(digest_size=16)
-    for result in sorted(results, key=lambda r: r.file_index):
+    for result in sorted(results, key=lambda r: (r.file_index, r.piece)):
         part.per_file.append(result)
-        part.sources.append(result.source)
+        if result.piece == 0:  # sources are per file: a part's name gives its file index
+            part.sources.append(result.source)
         part.rows_read += result.rows_read
         part.rows_valid += result.rows_valid
         part.rows_quarantined += result.rows_quarantined
@@ -185,19 +226,21 @@ def dedupe_messages(
 
     `items` are (message, input file) in input order (parts sorted by file, then batch).
     """
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], str] = {}  # key → the input file of its first copy
     kept: list[Message] = []
     dropped: list[QuarantineRow] = []
     validator = RowValidator()
     for message, source in items:
         key = (message.user_id, message.message_id)
         if key in seen:
-            location = f"{paths.name(source)} (message {message.message_id}, another input file)"
+            # A file read in pieces meets its own earlier copies here, not in the reader.
+            where = "earlier in the file" if seen[key] == source else "another input file"
+            location = f"{paths.name(source)} (message {message.message_id}, {where})"
             raw = message.model_dump_json()
             dropped.append(
                 validator.quarantine(DUPLICATE_REASON, source, location, raw, message.user_id)
             )
             continue
-        seen.add(key)
+        seen[key] = source
         kept.append(message)
     return kept, dropped

@@ -79,6 +79,12 @@ class BuildConfig(Section):
     """The build job: reading, failures and their retries."""
 
     read_batch_rows: int = Field(50_000, ge=1, description="input rows per read batch")
+    read_piece_bytes: int = Field(
+        64 << 20,
+        ge=0,
+        description="a JSONL file is read in pieces of about this many bytes, one task each, "
+        "cut at line starts found while the file is hashed (0: one task per file)",
+    )
     retry_errors: dict[str, int] = Field(
         default_factory=lambda: {"OSError": 1, "TimeoutError": 1, "TransientHTTPError": 1},
         description="error class name → extra tries for a user's stage before it is recorded "

@@ -19,7 +19,7 @@ touched user is rebuilt from everything it said, not only from what is new.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import pyarrow as pa
@@ -79,13 +79,44 @@ class FileChange:
         }
 
 
-def _hash_file(path: str, split_at: int | None = None) -> tuple[str, int, str | None, bool]:
+@dataclass
+class Pieces:
+    """Where a JSONL file is cut to be read in parallel: (byte, line number) of the first
+    line starting at or after every `every` bytes (line starts, so no row is cut)."""
+
+    every: int
+    starts: list[tuple[int, int]] = field(default_factory=lambda: [(0, 1)])
+
+    def feed(self, chunk: bytes, offset: int, lines_before: int) -> None:
+        """Record the cuts that fall in `chunk` (it starts at byte `offset`)."""
+        wanted = self.starts[-1][0] + self.every
+        while wanted <= offset + len(chunk):
+            at = chunk.find(b"\n", max(wanted - 1 - offset, 0))
+            if at < 0:
+                return  # the line goes on into the next chunk
+            start = offset + at + 1
+            self.starts.append((start, lines_before + chunk.count(b"\n", 0, at + 1) + 1))
+            wanted = start + self.every
+
+    def ranges(self, size: int) -> list[tuple[int, int, int]]:
+        """(start byte, first line, end byte) of each piece of a file of `size` bytes."""
+        starts = [s for s in self.starts if s[0] < size] or [(0, 1)]
+        ends = [s[0] for s in starts[1:]] + [size]
+        return [(b, line, end) for (b, line), end in zip(starts, ends, strict=True)]
+
+
+def _hash_file(
+    path: str, split_at: int | None = None, pieces: Pieces | None = None
+) -> tuple[str, int, str | None, bool]:
     """(digest, lines) of the whole file; with `split_at`, also the digest of the first
-    `split_at` bytes and whether they end with a newline. One pass over the file."""
+    `split_at` bytes and whether they end with a newline; `pieces` records where to cut the
+    file. One pass over the file."""
     whole = hashlib.blake2b(digest_size=16)
     prefix_digest, prefix_newline, lines, done, last = None, False, 0, 0, b""
     with paths.open_input(path) as handle:
         while chunk := handle.read(READ_CHUNK_BYTES):
+            if pieces is not None:
+                pieces.feed(chunk, done, lines)
             if split_at is not None and prefix_digest is None and done + len(chunk) >= split_at:
                 head = chunk[: split_at - done]
                 whole.update(head)
@@ -100,11 +131,18 @@ def _hash_file(path: str, split_at: int | None = None) -> tuple[str, int, str | 
     return whole.hexdigest(), lines, prefix_digest, prefix_newline
 
 
-def mark_file(path: str) -> FileMark:
-    """Stat and hash one input file as it is now."""
+def mark_file(path: str, pieces: Pieces | None = None) -> FileMark:
+    """Stat and hash one input file as it is now (and, given `pieces`, find its cuts in the
+    same pass)."""
     size, mtime_ns = paths.size_and_mtime(path)
-    digest, lines, _, _ = _hash_file(path)
+    digest, lines, _, _ = _hash_file(path, pieces=pieces)
     return FileMark(input_identity(path), size, mtime_ns, digest, lines)
+
+
+def is_jsonl(path: str, fmt: str | None = None) -> bool:
+    """A JSONL file: by the named format, else by suffix (the files that can be appended to
+    and read in pieces)."""
+    return fmt == "jsonl" if fmt is not None else paths.suffix(path).lower() in JSONL_SUFFIXES
 
 
 def compare_file(path: str, previous: FileMark | None, fmt: str | None = None) -> FileChange:
@@ -116,8 +154,7 @@ def compare_file(path: str, previous: FileMark | None, fmt: str | None = None) -
     size, mtime_ns = paths.size_and_mtime(path)
     if size == previous.size and mtime_ns == previous.mtime_ns:
         return FileChange(ident, "unchanged", previous, start_byte=previous.size)
-    jsonl = fmt == "jsonl" if fmt is not None else paths.suffix(path).lower() in JSONL_SUFFIXES
-    appendable = jsonl and size > previous.size
+    appendable = is_jsonl(path, fmt) and size > previous.size
     digest, lines, prefix, newline = _hash_file(path, previous.size if appendable else None)
     mark = FileMark(ident, size, mtime_ns, digest, lines, previous.rows)
     mark.max_timestamp = previous.max_timestamp

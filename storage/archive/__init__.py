@@ -144,11 +144,17 @@ def read_archive(
 
 
 def read_jsonl_tail(
-    path: str, start_byte: int, first_line: int, validator: RowValidator, batch_rows: int = 50_000
+    path: str,
+    start_byte: int,
+    first_line: int,
+    validator: RowValidator,
+    batch_rows: int = 50_000,
+    end_byte: int | None = None,
 ) -> Iterator[ArchiveBatch]:
-    """The rows of a JSONL file after byte `start_byte` (lines numbered on from `first_line`):
-    what a nightly run reads of a file that grew since the last run."""
-    rows = iter_jsonl(path, validator, start_byte, first_line)
+    """The rows of a JSONL file from byte `start_byte` (lines numbered on from `first_line`)
+    up to `end_byte`: what a nightly run reads of a file that grew since the last run, or
+    one piece of a large file read in parallel."""
+    rows = iter_jsonl(path, validator, start_byte, first_line, end_byte)
     return _batched(rows, batch_rows)
 
 

@@ -16,18 +16,28 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def iter_jsonl(
-    path: str, validator: RowValidator, start_byte: int = 0, first_line: int = 1
+    path: str,
+    validator: RowValidator,
+    start_byte: int = 0,
+    first_line: int = 1,
+    end_byte: int | None = None,
 ) -> Iterator[RowResult]:
     """One message per non-blank line; location is 'name.jsonl:LINE' (1-based).
 
-    `start_byte`/`first_line` read only what follows an earlier read (a nightly run's tail).
+    `start_byte`/`first_line` read only what follows an earlier read (a nightly run's tail)
+    or one piece of a file read in parallel; `end_byte` stops before the line starting
+    there (both are line starts).
     """
     source = input_identity(path)
     name = paths.name(path)
     validator.start_file()
+    position = start_byte
     with paths.open_input(path) as handle:
         handle.seek(start_byte)
         for line_number, line_bytes in enumerate(handle, start=first_line):
+            if end_byte is not None and position >= end_byte:
+                break
+            position += len(line_bytes)
             if line_number == 1 and line_bytes.startswith(UTF8_BOM):
                 line_bytes = line_bytes[len(UTF8_BOM) :]
             location = f"{name}:{line_number}"
