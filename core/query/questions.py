@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from arborwiki.core.query.periods import Period, question_periods
 from arborwiki.core.words import FUNCTION_WORDS as STOP
+from arborwiki.core.words import stems
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
 _COUNT = re.compile(r"\bhow (many|much|often)\b|\bnumber of\b|\bcount\b", re.I)
@@ -43,6 +44,12 @@ def analyze_question(text: str, known_entities: frozenset[str] = frozenset()) ->
         entities=entities,
         periods=question_periods(text),
     )
+
+
+def subject_free_stems(info: QuestionInfo) -> set[str]:
+    """The question's content stems without the words of the entities it names, possessives
+    included ("Caroline's identity" → {"identity"}): what it asks about its subject."""
+    return stems(" ".join(info.tokens)) - stems(" ".join(info.entities))
 
 
 def entity_subqueries(info: QuestionInfo) -> list[str]:

@@ -25,7 +25,12 @@ from arborwiki.core.query.localize import (
     pseudo_window,
 )
 from arborwiki.core.query.periods import NearPeriods
-from arborwiki.core.query.questions import QuestionInfo, analyze_question, entity_subqueries
+from arborwiki.core.query.questions import (
+    QuestionInfo,
+    analyze_question,
+    entity_subqueries,
+    subject_free_stems,
+)
 from arborwiki.core.query.reader import Hit, MemoryReader, MessageRef
 from arborwiki.core.query.result import (
     ClaimLine,
@@ -113,6 +118,15 @@ def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[H
 def _compact(claim: Claim) -> str:
     when = f" ({claim.event_time or claim.recorded_at.date()})"
     return f"{claim.subject} {claim.attribute} {claim.value}{when}"
+
+
+def beliefs_about(claims: list[Claim], words: set[str]) -> list[Claim]:
+    """The claims whose attribute or value shares a stem with `words` (the question without
+    its subject), most shared first, then oldest. Not the claim's whole source sentence: a
+    word the sentence happens to hold ("basketball" in "…has been playing for four months,
+    basketball…") made a changed belief about something else look relevant."""
+    scored = [(len(words & stems(f"{c.attribute} {c.value}")), c) for c in claims]
+    return [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
 
 
 @dataclass(frozen=True)
@@ -241,7 +255,7 @@ class QueryService:
             )
         cited_refs: list[MessageRef] = []
         if qc.page_cited and qc.w_page_cited and pages:
-            words = stems(" ".join(info.tokens - info.entities))
+            words = subject_free_stems(info)
             cited = page_citations(pages, words, qc.page_cited)
             known = {h.record.message.message_id: h.record for h in hits}
             missing = [m for m in cited if m not in known]
@@ -469,14 +483,12 @@ class QueryService:
     def _claims(
         self, user_id: str, selected: list[str], info: QuestionInfo, budget_tokens: int
     ) -> tuple[list[ClaimLine], int]:
-        """Revised or deprecated claims on the selected trajectories that share content words
-        with the question (beyond its subject), each with the claim that replaced it, so the
-        answer uses the active value and sees what changed. Active claims are not repeated:
-        their sentences are in the evidence messages already."""
+        """Revised or deprecated claims on the selected trajectories about what the question
+        asks (`beliefs_about`), each with the claim that replaced it, so the answer uses the
+        active value and sees what changed. Active claims are not repeated: their sentences
+        are in the evidence messages already."""
         claims = [c for c in self.reader.claims(user_id, selected) if c.status != "active"]
-        words = stems(" ".join(info.tokens - info.entities))
-        scored = [(len(words & stems(f"{c.attribute} {c.value} {c.text}")), c) for c in claims]
-        relevant = [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
+        relevant = beliefs_about(claims, subject_free_stems(info))
         successors = {
             c.claim_id: c
             for c in self.reader.claims_by_id(

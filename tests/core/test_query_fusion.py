@@ -172,3 +172,38 @@ def test_a_refs_token_count_is_the_one_token_rule(text: str) -> None:
         for rule in (TokenConfig(), TokenConfig(words_factor=2.0, per_message=0)):
             assert ref.tokens(rule) == count_tokens(m.full_text, rule)
         assert ref.text == m.full_text
+
+
+def test_changed_beliefs_are_shown_for_what_the_question_asks_not_its_subject() -> None:
+    from arborwiki.core.query.questions import subject_free_stems
+    from arborwiki.core.query.service import beliefs_about
+    from tests.core.wiki_fixtures import claim
+
+    home = claim("c1", "s1", "t1", "lives in", "Portland", 1, ["m1"], subject="caroline")
+    goal = claim("c2", "s2", "t1", "aims for", "a 4 hour marathon", 2, ["m2"], subject="caroline")
+    # Its source sentence shares "basketball" with the question; its attribute and value
+    # do not: a belief about something else.
+    aside = claim("c3", "s3", "t2", "has", "something special", 3, ["m3"], subject="tim")
+    aside = aside.model_copy(update={"text": "tim has something special on the basketball team"})
+    known = frozenset({"caroline", "tim"})
+    claims = [aside, goal, home]
+
+    def about(question: str) -> list[str]:
+        words = subject_free_stems(analyze_question(question, known))
+        return [c.claim_id for c in beliefs_about(claims, words)]
+
+    assert about("Where does Caroline live now?") == ["c1"]  # "live" ~ "lives in"
+    assert about("What marathon time does Caroline aim for?") == ["c2"]
+    # A possessive names the subject, not what is asked: no belief is about "caroline".
+    assert subject_free_stems(analyze_question("What is Caroline's identity?", known)) == {
+        "identity"
+    }
+    assert about("What is Caroline's identity?") == []
+    assert about("What did Tim say about basketball?") == []
+    # Most shared words first, then the oldest.
+    both = claim("c4", "s4", "t1", "lives in", "a marathon town", 0, ["m4"], subject="caroline")
+    assert [c.claim_id for c in beliefs_about([home, goal, both], {"live", "marathon"})] == [
+        "c4",
+        "c1",
+        "c2",
+    ]
