@@ -16,7 +16,7 @@ import numpy as np
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.forest.node_index import GrowingArray
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
-from arborwiki.core.words import norm_term, words
+from arborwiki.core.words import FUNCTION_WORDS, norm_term, words
 
 
 def claim_tokens(claim: Claim) -> set[str]:
@@ -42,13 +42,14 @@ class Judge(Protocol):
 
 class RuleJudge:
     """REVISE the best candidate when the new claim signals a change ('now', 'switched
-    to', 'actually') and talks about the same subject with an overlapping attribute;
+    to', 'actually') and talks about the same subject with an overlapping attribute (a
+    shared word other than a function word: "taking on" and "working on" share only "on");
     otherwise the claim is a parallel fact (ADD)."""
 
     def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
         if not claim.change_cue:
             return Decision("ADD")
-        attr = words(claim.attribute)
+        attr = words(claim.attribute) - FUNCTION_WORDS
         for old in candidates:
             same_subject = norm_term(old.subject) == norm_term(claim.subject)
             if same_subject and attr & words(old.attribute):

@@ -73,6 +73,17 @@ def test_rule_judge_revises_on_a_change_cue_with_overlapping_attribute() -> None
     assert RuleJudge().decide(out["b"], []) == Decision("ADD")
 
 
+def test_a_shared_function_word_is_no_overlapping_attribute() -> None:
+    """LoCoMo dev had "john taking on some freelance programming" revised by "john working
+    on a website": the attributes shared only "on". With a change cue that is a parallel
+    fact; "works at" → "works for" still revises (test above)."""
+    out = run(
+        snap("c", claims=[("john", "taking on", "freelance work")], minute=0),
+        snap("d", claims=[("john", "working on", "a website")], minute=1, change_cue=True),
+    )
+    assert {(c.op, c.status) for c in out.values()} == {("ADD", "active")}
+
+
 @dataclass
 class RecordingJudge:
     """A plug-in judge (the Judge protocol) that always adds and remembers what it saw."""
