@@ -64,6 +64,7 @@ from arborwiki.storage.archive import (
     has_rows,
     input_identity,
     input_sources,
+    starts_with_turn_index,
 )
 from arborwiki.storage.increment import FileMark, Pieces, is_jsonl, mark_file
 from arborwiki.storage.lance_store import LanceStore
@@ -251,9 +252,8 @@ def read_files(
     pieces: dict[int, PieceRanges] | None = None,
 ) -> Partition:
     """Read + validate + partition, in parallel: one Ray task per input file, or per piece
-    of a file that `pieces` cuts (file index → ranges). A file whose pieces would give rows
-    without a turn_index other defaults than a whole read (`pieces_agree`) is read again
-    whole, its pieces' outputs deleted."""
+    of a file that `pieces` cuts (file index → ranges). A file whose later pieces hold rows
+    without a turn_index (`pieces_agree`) is read again whole, its pieces' outputs deleted."""
     store = store_task_options(staging, *(spec[1] for spec in specs))
     task = ray.remote(num_cpus=1, max_retries=2, **store)(partition_file)
     n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
@@ -323,7 +323,8 @@ def _build(
     marks, pieces = {}, {}
     for i, f in enumerate(files):  # before the read: see README
         every = cfg.build.read_piece_bytes
-        cuts = Pieces(every) if every and is_jsonl(f, fmt) else None
+        cut = every and is_jsonl(f, fmt) and starts_with_turn_index(f)
+        cuts = Pieces(every) if cut else None
         mark = marks[input_identity(f)] = mark_file(f, cuts)
         if cuts is not None:
             pieces[i] = cuts.ranges(mark.size)

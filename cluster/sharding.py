@@ -64,9 +64,7 @@ class FilePartition:
     rows_quarantined: int = 0
     max_timestamp: str | None = None  # ISO time of its latest valid message
     defaulted_turns: int = 0  # tail rows without a turn_index (nightly: counted from the tail)
-    piece: int = 0  # which byte range of a file read in pieces (see split_points)
-    turn_groups: set[bytes] = field(default_factory=set)  # digests of (user, conv, session)
-    defaulted_groups: set[bytes] = field(default_factory=set)  # ... where a turn was counted
+    piece: int = 0  # which byte range of a file read in pieces (storage.increment.Pieces)
 
 
 def partition_file(
@@ -125,15 +123,7 @@ def partition_file(
     result.quarantine_digest = quarantine_hash.hexdigest() if result.quarantine_files else ""
     result.max_timestamp = latest.isoformat() if latest is not None else None
     result.defaulted_turns = validator.defaulted_turns
-    result.turn_groups = {_group_key(g) for g in validator.turn_groups}
-    result.defaulted_groups = {_group_key(g) for g in validator.defaulted_groups}
     return result
-
-
-def _group_key(group: tuple[str, str, str]) -> bytes:
-    """An 8-byte digest of a (user, conversation, session) group, length-prefixed."""
-    text = "".join(f"{len(part)}:{part}" for part in group)
-    return hashlib.blake2b(text.encode("utf-8", "backslashreplace"), digest_size=8).digest()
 
 
 def discard_outputs(result: FilePartition) -> None:
@@ -148,15 +138,11 @@ def pieces_agree(pieces: list[FilePartition]) -> bool:
     """Whether a file read in pieces got the turn_index defaults a whole read gives.
 
     A row without a turn_index gets the count of its (user, conversation, session) group's
-    earlier rows in the file; a piece counts only its own. That is exact unless a piece
-    counted a turn in a group an earlier piece also holds: then the file is read whole.
+    earlier rows in the file; a piece counts from its own start. The first piece's counts
+    are the file's; a later piece that counted any turn may be off, and the file is read
+    again whole. (The build does not cut a file whose first row lacks a turn_index.)
     """
-    seen: set[bytes] = set()
-    for piece in sorted(pieces, key=lambda p: p.piece):
-        if piece.defaulted_groups & seen:
-            return False
-        seen |= piece.turn_groups
-    return True
+    return all(p.defaulted_turns == 0 for p in pieces if p.piece > 0)
 
 
 @dataclass

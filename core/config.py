@@ -82,8 +82,9 @@ class BuildConfig(Section):
     read_piece_bytes: int = Field(
         64 << 20,
         ge=0,
-        description="a JSONL file is read in pieces of about this many bytes, one task each, "
-        "cut at line starts found while the file is hashed (0: one task per file)",
+        description="a JSONL file whose first row gives a turn_index is read in pieces of "
+        "about this many bytes, one task each, cut at line starts found while the file is "
+        "hashed (0: one task per file)",
     )
     retry_errors: dict[str, int] = Field(
         default_factory=lambda: {"OSError": 1, "TimeoutError": 1, "TransientHTTPError": 1},

@@ -24,7 +24,7 @@ from arborwiki.storage.archive.formats import (
     check_matches,
     format_of,
 )
-from arborwiki.storage.archive.jsonl import iter_jsonl
+from arborwiki.storage.archive.jsonl import iter_jsonl, starts_with_turn_index
 from arborwiki.storage.archive.locomo import read_locomo
 from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, input_identity
 
@@ -40,6 +40,7 @@ __all__ = [
     "read_archive",
     "read_jsonl_tail",
     "read_locomo",
+    "starts_with_turn_index",
 ]
 
 GLOB_CHARS = frozenset("*?[")

@@ -58,6 +58,23 @@ def iter_jsonl(
             yield validator.validate(row, source, location, line)
 
 
+def starts_with_turn_index(path: str) -> bool:
+    """Whether the first non-blank line of a JSONL file is a row that gives its turn_index.
+
+    The build reads only such files in pieces: a row without one is numbered by counting
+    its session's earlier rows in the file, which a piece cannot do for rows before it.
+    """
+    with paths.open_input(path) as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    row = json.loads(line.removeprefix(UTF8_BOM))
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    return False
+                return isinstance(row, dict) and row.get("turn_index") is not None
+    return False
+
+
 def is_message_rows(data: object) -> bool:
     """A non-empty JSON array of objects carrying a `message_id`: the rows JSONL holds."""
     return (

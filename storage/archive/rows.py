@@ -154,16 +154,10 @@ class RowValidator:
         self._seen: set[bytes] = set()
         self._turns: dict[tuple[str, str, str], int] = defaultdict(int)
         self.defaulted_turns = 0  # rows that got the counted turn_index (no turn_index given)
-        self.defaulted_groups: set[tuple[str, str, str]] = set()  # (user, conversation, session)
 
     def start_file(self) -> None:
         """Default turn_index counts appearance within a file, so it restarts per file."""
         self._turns.clear()
-
-    @property
-    def turn_groups(self) -> set[tuple[str, str, str]]:
-        """The (user, conversation, session) groups of the rows admitted since start_file."""
-        return set(self._turns)
 
     def quarantine(
         self, reason: str, source: str, location: str, raw: str, user_id: Any = None
@@ -233,7 +227,6 @@ class RowValidator:
         if not has_turn_index:
             message.turn_index = self._turns[group]
             self.defaulted_turns += 1
-            self.defaulted_groups.add(group)
         self._turns[group] += 1
         return message
 

@@ -17,9 +17,10 @@ import pytest
 from arborwiki.cluster.build import read_files, run_build
 from arborwiki.cluster.scheduling import LiveWork
 from arborwiki.core.config import Config, load_config
-from arborwiki.storage.archive import input_identity
+from arborwiki.storage.archive import input_identity, starts_with_turn_index
 from arborwiki.storage.increment import Pieces, mark_file
 from arborwiki.storage.lance_store import LanceStore
+from tests.conftest import EXAMPLES
 
 PIECE_BYTES = 3000  # the archives below are ~25 KB: eight or nine pieces
 
@@ -68,11 +69,12 @@ def _write(path: Path, rows: list[dict[str, object] | str]) -> Path:
 
 def _archive(path: Path) -> Path:
     """Users one after the other (as exports come); carol's rows have no turn_index but sit
-    inside one piece; a bad line and a duplicate of an early row far down the file."""
+    in the first piece (its counts are the file's); a bad line and a duplicate of an early
+    row far down the file."""
     rows: list[dict[str, object] | str] = []
     for user in ("alice", "bob"):
         rows += [_row(user, n, True) for n in range(60)]
-    rows[70:70] = [_row("carol", n, False) for n in range(6)]
+    rows[1:1] = [_row("carol", n, False) for n in range(6)]
     rows.insert(100, "{not json")
     rows.append(_row("alice", 3, True))  # the same (user, message) as line 4
     return _write(path, rows)
@@ -124,8 +126,8 @@ def test_turns_counted_across_a_cut_make_the_file_read_whole(
     ray_local: None, tmp_path: Path
 ) -> None:
     """dave's rows, without turn_index, alternate with alice's through the whole file: a
-    piece would count his sessions' turns from its own start, so the file is read again in
-    one task, and his turns are counted from the start of the file."""
+    later piece would count his sessions' turns from its own start, so the file is read
+    again in one task, and his turns are counted from the start of the file."""
     rows: list[dict[str, object] | str] = []
     for n in range(60):
         rows += [_row("alice", n, True), _row("dave", n, False)]
@@ -139,3 +141,28 @@ def test_turns_counted_across_a_cut_make_the_file_read_whole(
     table = pa.concat_tables(pq.read_table(p) for p in staged)
     dave = table.filter(pc.equal(table["user_id"], "dave")).sort_by("message_id")
     assert dave["turn_index"].to_pylist() == [n % 10 for n in range(60)]
+
+
+def test_only_a_file_that_starts_with_a_turn_index_is_cut(tmp_path: Path) -> None:
+    """A file whose rows carry no turn_index (the bundled sample) is read in one task: its
+    later pieces would all be read again."""
+    assert not starts_with_turn_index(str(EXAMPLES / "sample_archive.jsonl"))
+    given = _row("alice", 0, True)
+    cases = {
+        "given.jsonl": "\n  \n" + json.dumps(given) + "\n",
+        "bom.jsonl": "\ufeff" + json.dumps(given) + "\n",
+        "missing.jsonl": json.dumps(_row("alice", 0, False)) + "\n" + json.dumps(given) + "\n",
+        "broken.jsonl": "{not json\n" + json.dumps(given) + "\n",
+        "empty.jsonl": "",
+    }
+    found = {}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        found[name] = starts_with_turn_index(str(tmp_path / name))
+    assert found == {
+        "given.jsonl": True,
+        "bom.jsonl": True,
+        "missing.jsonl": False,
+        "broken.jsonl": False,
+        "empty.jsonl": False,
+    }
