@@ -94,6 +94,15 @@ def _page_search_texts(rows: pa.Table) -> list[str]:
     return [page_search_text(t, m) for t, m in zip(titles, pages, strict=True)]
 
 
+def _days(refs: list[MessageRef]) -> np.ndarray:
+    """Each message's time for date filters; NaT (never near a period) for a turn of an
+    undated session, whose timestamp is a placeholder that only keeps the order."""
+    return np.array(
+        [r.message.timestamp.replace(tzinfo=None) if r.message.time_known else None for r in refs],
+        dtype="datetime64[us]",
+    )
+
+
 def _vectors(column: pa.ChunkedArray) -> np.ndarray:
     """A fixed-size-list column as an (n, dim) float32 matrix."""
     dim = column.type.list_size
@@ -193,6 +202,7 @@ class LanceMemoryReader:
         columns: list[str] | None = None,
         where: str | None = None,
         search_texts: Callable[[pa.Table], list[str]] | None = None,
+        days_of: Callable[[list[R]], np.ndarray] | None = None,
     ) -> Searchable[R]:
         """The user's rows of `table` (those matching `where`) with their search index, from
         the cache when the table is pinned, else read now."""
@@ -215,13 +225,9 @@ class LanceMemoryReader:
                 if "trajectory_id" in rows.column_names
                 else np.full(rows.num_rows, None, dtype=object)
             )
-            days = (
-                rows["timestamp"].to_numpy(zero_copy_only=False)
-                if "timestamp" in rows.column_names
-                else None
-            )
             plain = rows.drop_columns([text_column, "vector"]) if columns is not None else rows
             records = [convert(r) for r in plain.to_pylist()]
+            days = days_of(records) if days_of is not None else None
             return Searchable(records, index, trajectory_ids, days)
 
         version = self.store.pinned_version(table) if self.cache is not None else None
@@ -230,7 +236,9 @@ class LanceMemoryReader:
         return self.cache.get(user_id, f"{table} searched", version, load)
 
     def _searchable_messages(self, user_id: str) -> Searchable[MessageRef]:
-        return self._searchable("messages", user_id, "search_text", to_message_ref, MESSAGE_COLUMNS)
+        return self._searchable(
+            "messages", user_id, "search_text", to_message_ref, MESSAGE_COLUMNS, days_of=_days
+        )
 
     def _cached_messages(self, user_id: str) -> list[MessageRef] | None:
         """The user's messages from the cache (None: nothing may be cached)."""

@@ -91,18 +91,19 @@ class NearPeriods:
     after: int
 
     def mask(self, days: np.ndarray) -> np.ndarray:
-        """Which of `days` (datetime64, any unit) pass."""
+        """Which of `days` (datetime64, any unit; NaT: no known date) pass."""
+        known = ~np.isnat(days)
         numbers = days.astype("datetime64[D]").astype(np.int64)
         mask = np.zeros(len(numbers), dtype=bool)
-        if not len(numbers) or not self.periods:
+        if not known.any() or not self.periods:
             return mask
-        first = int(numbers.min()) - self.after
-        last = int(numbers.max()) + self.before
+        first = int(numbers[known].min()) - self.after
+        last = int(numbers[known].max()) + self.before
         years = list(range(_year_of(first), _year_of(last) + 1))
         for period in self.periods:
             for start, end in period.windows(years, self.before, self.after):
                 mask |= (numbers >= start) & (numbers <= end)
-        return mask
+        return mask & known
 
 
 def _year_of(day_number: int) -> int:

@@ -121,6 +121,16 @@ def test_an_undated_locomo_file_builds(ray_local: None, cfg: Config, tmp_path: P
     summary = run_build(str(archive), str(tmp_path / "store"), cfg)
     assert (summary.committed, summary.messages, summary.quarantined) == (True, 2, 0)
     assert summary.snapshots >= 1
+    # Their placeholder time (1 January 1970) is no date: a question naming "1 January"
+    # finds no dated messages, while the question itself is still answered.
+    from arborwiki.cluster.local_service import open_service
+
+    service = open_service(str(tmp_path / "store"), cfg)
+    user = LanceStore(str(tmp_path / "store"), create=False).table("messages").to_arrow()
+    owner = user["user_id"][0].as_py()
+    route = service.route(owner, "What did Ann start on 1 January?")
+    assert route.info.periods and route.dated == []
+    assert service.query(owner, "What did Ann start on 1 January?").evidence
 
 
 # --- fuzz: any archive, any single-row change ------------------------------------------------

@@ -65,3 +65,12 @@ def test_a_month_with_a_year_and_a_day_that_does_not_exist() -> None:
     # 30 February names no day: nothing is near it, and an empty archive is no error.
     assert not NearPeriods((Period(2, 30),), 1, 14).mask(_days("2024-02-29")).any()
     assert NearPeriods((Period(2, 3),), 1, 14).mask(_days()).tolist() == []
+
+
+def test_a_day_without_a_known_date_is_near_no_period() -> None:
+    """NaT: a turn of an undated session (its placeholder timestamp must not match
+    "1 January")."""
+    near = NearPeriods((Period(1, 1),), before=1, after=14)
+    days = np.array(["NaT", "2024-01-02", "NaT"], dtype="datetime64[us]")
+    assert near.mask(days).tolist() == [False, True, False]
+    assert near.mask(np.array(["NaT"], dtype="datetime64[us]")).tolist() == [False]
