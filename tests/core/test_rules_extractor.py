@@ -300,3 +300,22 @@ def test_an_assistants_statements_about_itself_make_no_claim(extractor: RuleExtr
     subjects = {c.subject for c in draft.claims}
     assert "caroline" in subjects  # the owner's own facts stay
     assert "assistant" not in subjects and "assistant" not in draft.entities
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("I now live in Denver.", True),
+        ("I moved to Austin.", True),
+        ("I no longer run marathons.", True),
+        # A duration before "now" says how long, not that something changed (LoCoMo dev:
+        # "I've been playing professionally for just under a year now" revised an
+        # unrelated claim of John's).
+        ("I have been playing professionally for just under a year now.", False),
+        ("I have been playing for about four months now.", False),
+        ("I have been painting for a while now.", False),
+        ("I paint landscapes right now.", False),
+    ],
+)
+def test_change_cues(extractor: RuleExtractor, text: str, cue: bool) -> None:
+    assert only_claim(one(extractor, ("Caroline", text))).change_cue is cue
