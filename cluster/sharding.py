@@ -5,10 +5,10 @@ Stage 1 of the build (read + validate + partition). `partition_file` streams one
 file (or one byte range of a JSONL file, cut at line starts) in record batches (never the
 whole file in memory), quarantines invalid rows and appends each batch's rows to per-shard
 Parquet parts; the build runs it as one Ray task per file or piece, `partition_archive`
-runs the same function in-process. `merge_partitions` puts
-the per-file results together in input order and gives each shard a content digest (so an
-unchanged shard is recognised on the next run) and the quarantine a digest of its own (so
-a run whose only change is a bad row still commits).
+runs the same function in-process. `merge_partitions` puts the per-file results together
+in input order and gives each shard a content digest (so an unchanged shard is recognised
+on the next run) and the quarantine a digest of its own (so a run whose only change is a
+bad row still commits).
 
 Duplicates of (user_id, message_id) are caught inside a file (piece) by the reader; across
 files and pieces they meet again in the same shard (same user) and `dedupe_messages`
