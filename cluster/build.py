@@ -321,8 +321,8 @@ def _build(
     timeline = Timeline()
     timeline.start("read")
     marks, pieces = {}, {}
+    every = cfg.build.read_piece_bytes
     for i, f in enumerate(files):  # before the read: see README
-        every = cfg.build.read_piece_bytes
         cut = every and is_jsonl(f, fmt) and starts_with_turn_index(f)
         cuts = Pieces(every) if cut else None
         mark = marks[input_identity(f)] = mark_file(f, cuts)

@@ -60,8 +60,8 @@ def drop_drafts(root: str, keys: Iterable[str]) -> int:
     removed = 0
     for directory in paths.list_dirs(root):
         for file in _part_files(directory):
-            keys = paths.read_parquet(file, columns=["key"]).column("key")
-            hit = pc.is_in(keys, value_set=wanted)
+            stored = paths.read_parquet(file, columns=["key"]).column("key")
+            hit = pc.is_in(stored, value_set=wanted)
             found = pc.sum(hit).as_py() or 0
             if not found:
                 continue  # only the key column of a file that holds none was read

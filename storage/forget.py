@@ -71,11 +71,12 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
     if not store.has("messages") or store.count("messages", where) == 0:
         raise ValueError(f"store {store_path} holds no messages of user {user_id!r}")
     report = ForgetReport(user_id, sorted(set(message_ids)))
-    draft_keys = _window_keys(store, cfg, user_id, set(message_ids))
+    stored = _stored_messages(store, user_id)
+    draft_keys = _window_keys(stored, cfg, set(message_ids))
     before = {n: _user_rows(store, n, user_id) for n in (*USER_TABLES, "quarantine")}
     touched = set(USER_TABLES)
     if message_ids:
-        remaining = _remaining_messages(store, user_id, set(message_ids))
+        remaining = _remaining_messages(stored, user_id, set(message_ids))
         report.remaining_messages = len(remaining)
         if remaining:
             _recompile(store, cfg, remaining)
@@ -139,19 +140,22 @@ def _user_rows(store: LanceStore, name: str, user_id: str) -> dict[str, str]:
     return out
 
 
-def _remaining_messages(store: LanceStore, user_id: str, forgotten: set[str]) -> list[Message]:
-    rows = store.rows("messages", user_id, columns=MESSAGE_COLUMNS)
-    unknown = sorted(forgotten - {r["message_id"] for r in rows})
+def _stored_messages(store: LanceStore, user_id: str) -> list[Message]:
+    """The user's stored messages, read once before anything is deleted."""
+    return [to_record(Message, r) for r in store.rows("messages", user_id, columns=MESSAGE_COLUMNS)]
+
+
+def _remaining_messages(stored: list[Message], user_id: str, forgotten: set[str]) -> list[Message]:
+    unknown = sorted(forgotten - {m.message_id for m in stored})
     if unknown:
         raise ValueError(f"user {user_id!r} has no message {', '.join(map(repr, unknown))}")
-    return [to_record(Message, r) for r in rows if r["message_id"] not in forgotten]
+    return [m for m in stored if m.message_id not in forgotten]
 
 
-def _window_keys(store: LanceStore, cfg: Config, user_id: str, forgotten: set[str]) -> list[str]:
+def _window_keys(stored: list[Message], cfg: Config, forgotten: set[str]) -> list[str]:
     """Cache keys of the user's windows that hold a forgotten message (all: `forgotten`
     empty), cut from the stored messages as the build cut them."""
-    rows = store.rows("messages", user_id, columns=MESSAGE_COLUMNS)
-    windows = user_windows([to_record(Message, r) for r in rows], cfg.window).windows
+    windows = user_windows(stored, cfg.window).windows
     return [
         window_digest(w)
         for w in windows

@@ -43,12 +43,9 @@ _IRREGULAR_PAST = _IRREGULAR_PARTICIPLES | set(
     "went saw took did ran came gave felt told said wrote began sang drew ate drank flew drove "
     "rode swam fell grew knew threw chose forgot".split()
 )
-_DURATION_NOW = (
-    "".join(  # "for four months now", "a while now": a duration, not a change
-        rf"(?<!{unit}\s)" for unit in ("day", "days", "week", "weeks", "month", "months", "year")
-    )
-    + r"(?<!years\s)(?<!while\s)"
-)
+_DURATION_WORDS = ("day", "days", "week", "weeks", "month", "months", "year", "years", "while")
+_DURATION_NOW = "".join(rf"(?<!{unit}\s)" for unit in _DURATION_WORDS)
+"""Not after "for four months", "a while": "now" there is a duration, not a change."""
 _CHANGE_CUES = re.compile(
     r"(?i)\b(?:no\s+longer|used\s+to|switch(?:ed|ing)?\s+to|actually|any\s?more|chang(?:ed|ing)"
     r"|mov(?:ed|ing))\b|(?<!right\s)(?<!for\s)(?<!until\s)(?<!by\s)(?<!from\s)(?<!just\s)"

@@ -21,8 +21,8 @@ import numpy as np
 
 from arborwiki.core.extract.dates import date_spans
 
-MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTH_NAME = re.compile("|".join(MONTHS))
+_MONTH_NUMBERS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTH_NAME = re.compile("|".join(_MONTH_NUMBERS))
 _DAY = re.compile(r"(?<!\d)(\d{1,2})(?:st|nd|rd|th)?(?!\d)")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
@@ -72,7 +72,7 @@ def _period(span: str, kind: str) -> Period | None:
     rest = _YEAR.sub(" ", lowered)
     day_match = _DAY.search(rest) if kind in {"dmy", "mdy"} else None
     day = int(day_match.group(1)) if day_match else None
-    return Period(MONTHS[month_name.group(0)], day, year)
+    return Period(_MONTH_NUMBERS[month_name.group(0)], day, year)
 
 
 def question_periods(text: str) -> tuple[Period, ...]:
