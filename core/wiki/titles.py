@@ -2,10 +2,11 @@
 
 Trajectory titles are single salient words (`continue`, `put`, `drew`): often verbs. A title
 here is taken from the group's own messages: noun phrases are the words right after a
-determiner or possessive ("my pottery class", "the adoption agency"), skipping adjectives
-and generic nouns. Each phrase is scored by how many of the group's snapshots use it times
-how rare it is among the other threads (tf·idf over the trajectories compared), so the
-title says what sets the group apart from its neighbours.
+determiner or possessive ("my pottery class", "the adoption agency") whose head can be a
+noun (lemminflect's lexicon: "gorgeous", "easier", "found" cannot), skipping generic nouns.
+Each phrase is scored by how many of the group's snapshots use it times how rare it is
+among the other threads (tf·idf over the trajectories compared), so the title
+says what sets the group apart from its neighbours.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+from lemminflect import getAllLemmas
 
 from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.records import Snapshot, Trajectory
@@ -22,7 +26,8 @@ _PHRASE = re.compile(
     r"\b(?:a|an|the|my|our|your|his|her|their|this|these|those|some|new)\s+"
     r"([a-z][a-z'\-]+)(?:\s+([a-z][a-z'\-]+))?"
 )
-# Words that follow a determiner but name nothing: adjectives and generic nouns.
+# Words that follow a determiner but name nothing: generic nouns, and adjectives the lexicon
+# also lists as nouns ("a nice one", "the old days").
 NOT_A_SUBJECT = frozenset(
     """great good new big little lot lots few same other whole best first last next huge real
     nice amazing awesome special tough hard long bit different important beautiful fun
@@ -44,14 +49,39 @@ def _words_ok(word: str) -> bool:
     )
 
 
+_NOUN = frozenset({"NOUN", "PROPN"})
+
+
+@lru_cache(maxsize=65536)
+def can_be_noun(word: str) -> bool:
+    """Whether the lexicon lists a noun reading of `word`, or does not know it (names, brands,
+    typos): only such a word can head a title."""
+    readings = getAllLemmas(word)
+    return not readings or bool(_NOUN & readings.keys())
+
+
+@lru_cache(maxsize=65536)
+def only_noun(word: str) -> bool:
+    """Whether every reading the lexicon lists is a noun ("photography", not "reach"): a
+    keyword has no determiner before it to say which reading it is."""
+    return _NOUN.issuperset(getAllLemmas(word).keys())
+
+
 def noun_phrases(text: str) -> set[str]:
-    """Head words after a determiner, and the two-word compound when both words qualify."""
+    """Head nouns after a determiner, and the two-word phrase when its second word is a noun
+    ("gorgeous sunset", "pottery class")."""
     found = set()
     for first, second in _PHRASE.findall(text.lower()):
         if not _words_ok(first):
             continue
-        found.add(first)
-        if second and _words_ok(second) and not second.endswith(("ed", "ly", "ing")):
+        if can_be_noun(first):
+            found.add(first)
+        if (
+            second
+            and _words_ok(second)
+            and not second.endswith(("ed", "ly", "ing"))
+            and can_be_noun(second)
+        ):
             found.add(f"{first} {second}")
     return found
 
@@ -60,21 +90,50 @@ def _phrases_of(t: Trajectory, snapshots: dict[str, Snapshot]) -> list[set[str]]
     return [noun_phrases(snapshots[s].summary) for s in t.snapshot_ids if s in snapshots]
 
 
+def _keyword_nouns(t: Trajectory, snapshots: dict[str, Snapshot]) -> list[set[str]]:
+    """The nouns among each snapshot's keywords: title material for a thread whose messages
+    put no determiner before what they are about ("loving the photography, so much easier")."""
+    return [
+        {w for w in snapshots[s].keywords if _words_ok(w) and only_noun(w)}
+        for s in t.snapshot_ids
+        if s in snapshots
+    ]
+
+
+PhraseSource = Callable[[Trajectory, dict[str, Snapshot]], list[set[str]]]
+
+
 def distinctive_phrases(
     group: Iterable[Trajectory],
     universe: Iterable[Trajectory],
     snapshots: dict[str, Snapshot],
     limit: int = 2,
 ) -> list[str]:
-    """The group's best noun phrases by tf·idf against `universe` (trajectories as documents)."""
-    per_traj = {t.trajectory_id: _phrases_of(t, snapshots) for t in universe}
+    """The group's best noun phrases by tf·idf against `universe` (trajectories as documents);
+    when its messages hold none, its best keyword nouns the same way."""
+    group, universe = list(group), list(universe)
+    for source in (_phrases_of, _keyword_nouns):
+        chosen = _distinctive(group, universe, snapshots, source, limit)
+        if chosen:
+            return chosen
+    return []
+
+
+def _distinctive(
+    group: list[Trajectory],
+    universe: list[Trajectory],
+    snapshots: dict[str, Snapshot],
+    source: PhraseSource,
+    limit: int,
+) -> list[str]:
+    per_traj = {t.trajectory_id: source(t, snapshots) for t in universe}
     df: Counter[str] = Counter()
     for snaps in per_traj.values():
         df.update(set().union(*snaps) if snaps else set())
     uses: Counter[str] = Counter()
     size = 0
     for t in group:
-        for phrases in per_traj.get(t.trajectory_id) or _phrases_of(t, snapshots):
+        for phrases in per_traj.get(t.trajectory_id) or source(t, snapshots):
             uses.update(phrases)
             size += 1
     least = MIN_USES if size >= SMALL_GROUP else 1

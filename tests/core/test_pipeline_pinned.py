@@ -24,13 +24,15 @@ from arborwiki.synthetic import generate_archive
 
 VECTORS = {"vector", "summary_vector", "latest_vector"}
 TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
-PINNED = {  # recomputed when advice verbs and honorifics stopped opening entities (#11)
+# Recomputed when advice verbs and honorifics stopped opening entities (#11); pages again
+# when page titles became nouns only (lemminflect's lexicon; every other table unchanged).
+PINNED = {
     "snapshots": "20b5e4a5a29ae514",
     "nodes": "343644e09ebbcfab",
     "trajectories": "d5e7938df518fe4a",
     "claims": "9114b3b681eac406",
     "evidence": "c6b92b7006a7c4cf",
-    "pages": "b977ad8e868c4634",
+    "pages": "079f72629e0c4f7b",
 }
 
 

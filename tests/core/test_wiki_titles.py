@@ -6,12 +6,18 @@ from datetime import UTC, datetime
 
 from arborwiki.core.records import Claim, Snapshot, Trajectory
 from arborwiki.core.wiki.content import readable_fact
-from arborwiki.core.wiki.titles import distinctive_phrases, noun_phrases, phrase_title
+from arborwiki.core.wiki.titles import (
+    can_be_noun,
+    distinctive_phrases,
+    noun_phrases,
+    only_noun,
+    phrase_title,
+)
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
 
 
-def _snap(sid: str, summary: str) -> Snapshot:
+def _snap(sid: str, summary: str, keywords: list[str] | None = None) -> Snapshot:
     return Snapshot(
         snapshot_id=sid,
         user_id="u",
@@ -20,7 +26,7 @@ def _snap(sid: str, summary: str) -> Snapshot:
         message_ids=[sid],
         timestamp=T0,
         summary=summary,
-        keywords=[],
+        keywords=keywords or [],
         entities=["anna", "ben"],
         terms=[],
         facets={},
@@ -46,6 +52,30 @@ def _traj(tid: str, sids: list[str], title: str) -> Trajectory:
 def test_noun_phrases_follow_determiners_and_skip_adjectives() -> None:
     text = "We went to the adoption agency. It was a great time with my pottery class."
     assert noun_phrases(text) == {"adoption", "adoption agency", "pottery", "pottery class"}
+
+
+def test_a_title_is_headed_by_a_noun() -> None:
+    # "gorgeous" and "easier" have no noun reading; "eye" and "reach" have one; a word the
+    # lexicon does not know (a name, a typo) may be one.
+    assert not can_be_noun("gorgeous") and not can_be_noun("easier") and not can_be_noun("found")
+    assert can_be_noun("eye") and can_be_noun("reach") and can_be_noun("outting")
+    assert only_noun("photography") and not only_noun("reach")
+    text = "We watched a gorgeous sunset. It felt easier with the eye of an artist."
+    assert noun_phrases(text) == {"gorgeous sunset", "eye", "artist"}
+
+
+def test_a_thread_without_noun_phrases_is_named_by_its_keyword_nouns() -> None:
+    # No determiner before anything it is about: its keywords that are only nouns name it
+    # ("reach" is also a verb, "easier" never a noun), rarest among the threads first.
+    snaps = {
+        "s1": _snap("s1", "Anna: Loving photography, so much easier!", ["easier", "photography"]),
+        "s2": _snap("s2", "Ben: Reach out any time, photography rocks.", ["reach", "photography"]),
+        "s3": _snap("s3", "Anna: Reach out, talk soon.", ["reach", "talk"]),
+    }
+    photo = _traj("t1", ["s1", "s2"], "easier")
+    other = _traj("t2", ["s3"], "reach")
+    assert distinctive_phrases([photo], [photo, other], snaps) == ["photography"]
+    assert distinctive_phrases([other], [photo, other], snaps) == []
 
 
 def test_a_title_names_what_sets_the_group_apart() -> None:
