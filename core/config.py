@@ -354,11 +354,12 @@ class QueryConfig(Section):
         "power: above 1 the structure keeps out of small budgets of long messages faster. "
         "2: fit on both dev sets, see the README",
     )
-    routed_min_slots: float = Field(
-        0.0,
+    global_lead: int = Field(
+        5,
         ge=0,
-        description="budgets holding fewer messages than this (of the hits' mean length) fuse "
-        "no routed lists: the global ranking alone decides the few slots (0: never)",
+        description="the first N global hits (text, vector and dated) stay first when the "
+        "routed lists join: their agreement never buries the best single match (0: off). "
+        "5: fit on both dev sets, see the README",
     )
     entity_queries: int = Field(
         0,

@@ -115,6 +115,18 @@ def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[H
     return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
 
 
+def lead_with(lead: list[MessageRef], hits: list[Hit[MessageRef]]) -> list[Hit[MessageRef]]:
+    """`hits` ranked again with the `lead` messages first, in their order, and the rest after
+    in theirs. Fusion sums agreement: a message two routed lists also name outranks the one
+    message that matches the question best and that only the global search found."""
+    first = list(dict.fromkeys(r.message.message_id for r in lead))
+    by_id = {h.record.message.message_id: h for h in hits}
+    ordered = [by_id[m] for m in first if m in by_id]
+    leading = set(first)
+    ordered += [h for h in hits if h.record.message.message_id not in leading]
+    return [Hit(h.record, i, h.score) for i, h in enumerate(ordered)]
+
+
 def _compact(claim: Claim) -> str:
     when = f" ({claim.event_time or claim.recorded_at.date()})"
     return f"{claim.subject} {claim.attribute} {claim.value}{when}"
@@ -293,14 +305,12 @@ class QueryService:
             hits = fuse_hits([(1.0, ranked), (qc.w_dated, route.dated)], qc.rrf_k)
         if not route.routed_lists:
             return hits
-        if slots < qc.routed_min_slots:
-            return hits
         scale = 1.0
         if qc.routed_full_weight_slots:
             scale = min(1.0, slots / qc.routed_full_weight_slots) ** qc.routed_weight_power
         ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
         lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
-        return fuse_hits(lists, qc.rrf_k)
+        return lead_with(ranked[: qc.global_lead], fuse_hits(lists, qc.rrf_k))
 
     def _slots(self, route: Route, budget_tokens: int) -> float:
         """How many messages of the top hits' mean length the budget holds."""

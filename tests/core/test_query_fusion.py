@@ -127,7 +127,7 @@ def test_hit_trajectories_are_expanded_even_when_not_selected() -> None:
     assert widened.expanded_trajectories(route) == ["t9", "t1", "t2"]
 
 
-def test_routed_lists_keep_out_of_small_budgets_by_power_and_floor() -> None:
+def test_routed_lists_keep_out_of_small_budgets_by_power() -> None:
     # Two hits of 134 tokens; the routed list says b. At 400 tokens the budget holds
     # 400 / 134 = 2.99 slots, so the routed scale is 2.99 / 30 = 0.0995 (power 1) or 0.0099
     # (power 2). With rrf_k 60, b overtakes a when 0.0995·(1/60) > 1/60 − 1/61 = 0.000273,
@@ -136,14 +136,26 @@ def test_routed_lists_keep_out_of_small_budgets_by_power_and_floor() -> None:
     plain = _route([a, b], texts=[a, b], dense=[a, b])
     route = Route("u", plain.info, [], plain.hits, [], [], [(1.0, [b])], plain.hit_lists)
     ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
-    linear = _service(routed_full_weight_slots=30, routed_weight_power=1.0)
+    linear = _service(routed_full_weight_slots=30, routed_weight_power=1.0, global_lead=0)
     assert ids(linear.evidence_hits(route, 400)) == ["b", "a"]
-    squared = _service(routed_full_weight_slots=30, routed_weight_power=2.0)
+    squared = _service(routed_full_weight_slots=30, routed_weight_power=2.0, global_lead=0)
     assert ids(squared.evidence_hits(route, 400)) == ["a", "b"]
-    # A floor of 3 slots: 2.99 slots fuse no routed list at all; 4,020 tokens (30 slots) do.
-    floor = _service(routed_full_weight_slots=30, routed_weight_power=1.0, routed_min_slots=3.0)
-    assert ids(floor.evidence_hits(route, 400)) == ["a", "b"]
-    assert ids(floor.evidence_hits(route, 4020)) == ["b", "a"]
+
+
+def test_the_first_global_hits_lead_whatever_the_routed_lists_agree_on() -> None:
+    # Global order a, b, c, d; two routed lists both say d, then c. Fused at full weight
+    # (rrf_k 60): d = 1/63 + 2·0.5/60 = 0.0325, c = 1/62 + 2·0.5/61 = 0.0325 (a hair less),
+    # a = 1/60 = 0.0167, b = 1/61: without a lead d, c, a, b. A lead of 1 keeps a first and
+    # the rest in fused order; a lead of 2 keeps a, b first.
+    a, b, c, d = (_long_ref(m, 10) for m in "abcd")
+    plain = _route([a, b, c, d], texts=[a, b, c, d], dense=[a, b, c, d])
+    routed = [(0.5, [d, c]), (0.5, [d, c])]
+    route = Route("u", plain.info, [], plain.hits, [], [], routed, plain.hit_lists)
+    ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
+    assert ids(_service(global_lead=0).evidence_hits(route, 4000)) == ["d", "c", "a", "b"]
+    assert ids(_service(global_lead=1).evidence_hits(route, 4000)) == ["a", "d", "c", "b"]
+    led = _service(global_lead=2).evidence_hits(route, 4000)
+    assert ids(led) == ["a", "b", "d", "c"] and [h.rank for h in led] == [0, 1, 2, 3]
 
 
 def test_entity_subqueries_search_each_named_entity_with_the_other_words() -> None:
