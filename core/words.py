@@ -8,6 +8,8 @@
   edge punctuation only). Using `normalize_name` in the wiki would change LoCoMo dev pages
   (inventory items lose inner quotes and dashes), so the two stay two, named for what
   they do.
+- `can_be_noun` / `only_noun`: a word's parts of speech from lemminflect's lexicon (page
+  titles are nouns; a claim's value head says which slot a bare "is" fills).
 - `FUNCTION_WORDS` ⊂ `STOP_WORDS`: a question's content words keep "like", "time", "year"
   ("What did she like?"), so question analysis drops only the function words; extraction
   also drops conversational filler.
@@ -18,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+
+from lemminflect import getAllLemmas
 
 from arborwiki.core.records import Snapshot
 
@@ -58,6 +62,7 @@ STOP_WORDS: frozenset[str] = FUNCTION_WORDS | frozenset(
 )
 
 _WORD = re.compile(r"\w+")
+_NOUN = frozenset({"NOUN", "PROPN"})
 _EDGE_PUNCTUATION = " \t\n.,;:!?\"'()[]"
 POSSESSIVE = re.compile(r"['’]s?$")
 
@@ -109,3 +114,18 @@ def stems(text: str) -> set[str]:
         w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
         for w in content_words(text)
     }
+
+
+@lru_cache(maxsize=1 << 16)
+def can_be_noun(word: str) -> bool:
+    """Whether the lexicon lists a noun reading of `word`, or does not know it (names, brands,
+    typos): "eye", "reach", "Berlin" can be; "gorgeous", "easier", "found" cannot."""
+    readings = getAllLemmas(word)
+    return not readings or bool(_NOUN & readings.keys())
+
+
+@lru_cache(maxsize=1 << 16)
+def only_noun(word: str) -> bool:
+    """Whether every reading the lexicon lists is a noun ("photography", not "reach"): for a
+    word with no determiner before it to say which reading it is."""
+    return _NOUN.issuperset(getAllLemmas(word).keys())

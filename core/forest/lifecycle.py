@@ -16,7 +16,26 @@ import numpy as np
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.forest.node_index import GrowingArray
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
-from arborwiki.core.words import FUNCTION_WORDS, norm_term, words
+from arborwiki.core.words import FUNCTION_WORDS, can_be_noun, norm_term, words
+
+
+def _head(value: str) -> str:
+    """The first word of a claim value that is not a function word ("been playing Apex" →
+    "playing")."""
+    return next((w for w in norm_term(value).split() if w not in FUNCTION_WORDS), "")
+
+
+def same_slot(old: Claim, new: Claim) -> bool:
+    """Whether two claims with one subject and attribute fill one slot, so a change cue makes
+    the new value replace the old. An attribute with a content word names its slot ("lives
+    in", "meets on"); a bare copula or auxiliary ("is", "has") does not, and the values say:
+    the same head word ("allergic to cats" / "allergic to dogs"), or two nouns ("a teacher" /
+    "a nurse", "Paris" / "Berlin") fill one slot; "keen on counseling" and "passionate about
+    creating", or "been playing Apex" and "been trying out genres", are two states."""
+    if words(new.attribute) - FUNCTION_WORDS:
+        return True
+    a, b = _head(old.value), _head(new.value)
+    return a == b or (can_be_noun(a) and can_be_noun(b))
 
 
 def claim_tokens(claim: Claim) -> set[str]:
@@ -68,7 +87,7 @@ def apply_lifecycle(
     1. literal match (same subject+attribute+value) of an earlier active claim whose state
        changed (now negated, or a change cue) → DEPRECATE the old one;
     2. same subject+attribute, other value, and a change cue or a single-valued attribute
-       → REVISE the old one;
+       → REVISE the old one (with a change cue only when both fill one slot: `same_slot`);
     3. else the judge sees ≤ max_prefilter earlier claims with overlapping tokens.
     Claims see their own branch and its inherited path, except for single-valued attributes
     (where someone lives, works, ...): a person has one such state at a time whichever
@@ -204,7 +223,8 @@ def _place(
     if literal:
         return  # a restatement: a parallel ADD, the earlier claim stays active
     others = [c for c in same_sa if not c.negated]
-    if others and not claim.negated and (claim.change_cue or attr in single):
+    one_slot = attr in single or (claim.change_cue and others and same_slot(others[-1], claim))
+    if others and not claim.negated and one_slot:
         _supersede(claim, others[-1], "REVISE", "revised", book)
         return
     candidates = book.overlapping(claim, node_id, cfg.max_prefilter)

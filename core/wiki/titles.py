@@ -15,12 +15,10 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from functools import lru_cache
-
-from lemminflect import getAllLemmas
 
 from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.records import Snapshot, Trajectory
+from arborwiki.core.words import can_be_noun, only_noun
 
 _PHRASE = re.compile(
     r"\b(?:a|an|the|my|our|your|his|her|their|this|these|those|some|new)\s+"
@@ -47,24 +45,6 @@ def _words_ok(word: str) -> bool:
     return (
         len(word) > 2 and "'" not in word and word not in STOP_WORDS and word not in NOT_A_SUBJECT
     )
-
-
-_NOUN = frozenset({"NOUN", "PROPN"})
-
-
-@lru_cache(maxsize=65536)
-def can_be_noun(word: str) -> bool:
-    """Whether the lexicon lists a noun reading of `word`, or does not know it (names, brands,
-    typos): only such a word can head a title."""
-    readings = getAllLemmas(word)
-    return not readings or bool(_NOUN & readings.keys())
-
-
-@lru_cache(maxsize=65536)
-def only_noun(word: str) -> bool:
-    """Whether every reading the lexicon lists is a noun ("photography", not "reach"): a
-    keyword has no determiner before it to say which reading it is."""
-    return _NOUN.issuperset(getAllLemmas(word).keys())
 
 
 def noun_phrases(text: str) -> set[str]:

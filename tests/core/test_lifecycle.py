@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
+
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.forest.lifecycle import Decision, RuleJudge, apply_lifecycle
 from arborwiki.core.records import Claim, ForestNode, stable_id
@@ -82,6 +84,35 @@ def test_a_shared_function_word_is_no_overlapping_attribute() -> None:
         snap("d", claims=[("john", "working on", "a website")], minute=1, change_cue=True),
     )
     assert {(c.op, c.status) for c in out.values()} == {("ADD", "active")}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "revised"),
+    [
+        # A bare copula or auxiliary names no slot: the values' head words decide.
+        ("keen on counseling", "passionate about creating a safe place", False),  # LoCoMo dev
+        ("been playing Apex Legends", "been trying out different genres", False),  # LoCoMo dev
+        ("allergic to cats", "allergic to dogs", True),  # one head word
+        ("a teacher", "a nurse", True),  # two nouns: what the subject is
+        ("in Paris", "in Berlin", True),  # names the lexicon does not know are nouns
+    ],
+)
+def test_a_bare_copula_revises_only_within_one_slot(old: str, new: str, revised: bool) -> None:
+    out = run(
+        snap("a", claims=[("caroline", "is", old)], minute=0),
+        snap("b", claims=[("caroline", "is", new)], minute=1, change_cue=True),
+    )
+    assert (out["a"].status == "revised") is revised
+    assert out["b"].op == ("REVISE" if revised else "ADD")
+
+
+def test_an_attribute_with_a_content_word_is_its_own_slot() -> None:
+    # "meets on" names the slot: any new value with a change cue revises, whatever its head.
+    out = run(
+        snap("a", claims=[("book club", "meets on", "quiet Tuesdays")], minute=0),
+        snap("b", claims=[("book club", "meets on", "busy Thursdays")], minute=1, change_cue=True),
+    )
+    assert out["a"].status == "revised"
 
 
 @dataclass

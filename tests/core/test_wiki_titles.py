@@ -6,13 +6,8 @@ from datetime import UTC, datetime
 
 from arborwiki.core.records import Claim, Snapshot, Trajectory
 from arborwiki.core.wiki.content import readable_fact
-from arborwiki.core.wiki.titles import (
-    can_be_noun,
-    distinctive_phrases,
-    noun_phrases,
-    only_noun,
-    phrase_title,
-)
+from arborwiki.core.wiki.titles import distinctive_phrases, noun_phrases, phrase_title
+from arborwiki.core.words import can_be_noun, only_noun
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
 
