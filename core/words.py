@@ -8,8 +8,9 @@
   edge punctuation only). Using `normalize_name` in the wiki would change LoCoMo dev pages
   (inventory items lose inner quotes and dashes), so the two stay two, named for what
   they do.
-- `can_be_noun` / `only_noun`: a word's parts of speech from lemminflect's lexicon (page
-  titles are nouns; a claim's value head says which slot a bare "is" fills).
+- `can_be_noun` / `only_noun` / `past_tense_only`: a word's parts of speech from lemminflect's
+  lexicon (page titles are nouns; a claim's value head says which slot a bare "is" fills; a
+  past-tense attribute is an event).
 - `FUNCTION_WORDS` ⊂ `STOP_WORDS`: a question's content words keep "like", "time", "year"
   ("What did she like?"), so question analysis drops only the function words; extraction
   also drops conversational filler.
@@ -21,7 +22,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllInflections, getAllLemmas
 
 from arborwiki.core.records import Snapshot
 
@@ -129,3 +130,16 @@ def only_noun(word: str) -> bool:
     """Whether every reading the lexicon lists is a noun ("photography", not "reach"): for a
     word with no determiner before it to say which reading it is."""
     return _NOUN.issuperset(getAllLemmas(word).keys())
+
+
+@lru_cache(maxsize=1 << 16)
+def past_tense_only(word: str) -> bool:
+    """Whether `word` is a verb's past tense and no other form of it: "made", "went",
+    "visited"; not "put" or "read" (also present), nor "feels"."""
+    lemmas = getAllLemmas(word, upos="VERB").get("VERB", ())
+    forms = [getAllInflections(lemma, upos="VERB") for lemma in lemmas]
+    past = any(word in f.get("VBD", ()) for f in forms)
+    other = word in lemmas or any(
+        word in f.get(tag, ()) for f in forms for tag in ("VB", "VBP", "VBZ", "VBG")
+    )
+    return past and not other

@@ -16,7 +16,7 @@ import numpy as np
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.forest.node_index import GrowingArray
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
-from arborwiki.core.words import FUNCTION_WORDS, can_be_noun, norm_term, words
+from arborwiki.core.words import FUNCTION_WORDS, can_be_noun, norm_term, past_tense_only, words
 
 
 def _head(value: str) -> str:
@@ -26,16 +26,30 @@ def _head(value: str) -> str:
 
 
 def same_slot(old: Claim, new: Claim) -> bool:
-    """Whether two claims with one subject and attribute fill one slot, so a change cue makes
-    the new value replace the old. An attribute with a content word names its slot ("lives
-    in", "meets on"); a bare copula or auxiliary ("is", "has") does not, and the values say:
-    the same head word ("allergic to cats" / "allergic to dogs"), or two nouns ("a teacher" /
-    "a nurse", "Paris" / "Berlin") fill one slot; "keen on counseling" and "passionate about
-    creating", or "been playing Apex" and "been trying out genres", are two states."""
+    """Whether two claims with one subject and attribute fill one slot. An attribute with a
+    content word names its slot ("lives in", "meets on"); a bare copula or auxiliary ("is",
+    "has") does not, and the values say: the same head word ("allergic to cats" / "allergic
+    to dogs"), or two nouns ("a teacher" / "a nurse", "Paris" / "Berlin") fill one slot;
+    "keen on counseling" and "passionate about creating", or "been playing Apex" and "been
+    trying out genres", are two states."""
     if words(new.attribute) - FUNCTION_WORDS:
         return True
     a, b = _head(old.value), _head(new.value)
     return a == b or (can_be_noun(a) and can_be_noun(b))
+
+
+def replaces(old: Claim, new: Claim) -> bool:
+    """Whether a change cue makes `new` replace `old` (one subject and attribute, another
+    value). Not when the attribute is a past event ("made", "went to": a later one does not
+    undo it), when the new value says the old one at more length ("help people" → "help
+    people go through it"), or when the two values fill two slots (`same_slot`)."""
+    verb = norm_term(new.attribute).split()[:1]
+    if verb and past_tense_only(verb[0]):
+        return False
+    said = words(old.value) - FUNCTION_WORDS
+    if said and said <= words(new.value):
+        return False
+    return same_slot(old, new)
 
 
 def claim_tokens(claim: Claim) -> set[str]:
@@ -62,8 +76,8 @@ class Judge(Protocol):
 class RuleJudge:
     """REVISE the best candidate when the new claim signals a change ('now', 'switched
     to', 'actually') and talks about the same subject with an overlapping attribute (a
-    shared word other than a function word: "taking on" and "working on" share only "on");
-    otherwise the claim is a parallel fact (ADD)."""
+    shared word other than a function word: "taking on" and "working on" share only "on")
+    whose value it `replaces`; otherwise the claim is a parallel fact (ADD)."""
 
     def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
         if not claim.change_cue:
@@ -71,7 +85,7 @@ class RuleJudge:
         attr = words(claim.attribute) - FUNCTION_WORDS
         for old in candidates:
             same_subject = norm_term(old.subject) == norm_term(claim.subject)
-            if same_subject and attr & words(old.attribute):
+            if same_subject and attr & words(old.attribute) and replaces(old, claim):
                 return Decision("REVISE", old.claim_id)
         return Decision("ADD")
 
@@ -87,7 +101,7 @@ def apply_lifecycle(
     1. literal match (same subject+attribute+value) of an earlier active claim whose state
        changed (now negated, or a change cue) → DEPRECATE the old one;
     2. same subject+attribute, other value, and a change cue or a single-valued attribute
-       → REVISE the old one (with a change cue only when both fill one slot: `same_slot`);
+       → REVISE the old one (with a change cue only when the new value `replaces` it);
     3. else the judge sees ≤ max_prefilter earlier claims with overlapping tokens.
     Claims see their own branch and its inherited path, except for single-valued attributes
     (where someone lives, works, ...): a person has one such state at a time whichever
@@ -223,8 +237,8 @@ def _place(
     if literal:
         return  # a restatement: a parallel ADD, the earlier claim stays active
     others = [c for c in same_sa if not c.negated]
-    one_slot = attr in single or (claim.change_cue and others and same_slot(others[-1], claim))
-    if others and not claim.negated and one_slot:
+    replaced = attr in single or (claim.change_cue and others and replaces(others[-1], claim))
+    if others and not claim.negated and replaced:
         _supersede(claim, others[-1], "REVISE", "revised", book)
         return
     candidates = book.overlapping(claim, node_id, cfg.max_prefilter)

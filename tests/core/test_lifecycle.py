@@ -106,6 +106,26 @@ def test_a_bare_copula_revises_only_within_one_slot(old: str, new: str, revised:
     assert out["b"].op == ("REVISE" if revised else "ADD")
 
 
+@pytest.mark.parametrize(
+    ("attribute", "old", "new"),
+    [
+        # LoCoMo dev: "I made an application that structured their work, and now everything
+        # they need…": a past event; a later one does not undo it.
+        ("made", "a software tool for one foundation", "an application for their work"),
+        ("went to", "Paris", "Berlin"),
+        # LoCoMo dev: "Now I want to help people go through it too": the old value at more
+        # length, no change.
+        ("wants to", "help people", "help people go through it"),
+    ],
+)
+def test_a_past_event_or_a_longer_saying_is_no_revision(attribute: str, old: str, new: str) -> None:
+    out = run(
+        snap("a", claims=[("caroline", attribute, old)], minute=0),
+        snap("b", claims=[("caroline", attribute, new)], minute=1, change_cue=True),
+    )
+    assert {(c.op, c.status) for c in out.values()} == {("ADD", "active")}
+
+
 def test_an_attribute_with_a_content_word_is_its_own_slot() -> None:
     # "meets on" names the slot: any new value with a change cue revises, whatever its head.
     out = run(

@@ -30,7 +30,7 @@ from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import LanceMemoryReader
 from tests.browser import FLAGS, Browser, chromium_path
 
-USER = "conv-47"  # the dev user with the most REVISE chains (DEPRECATE: tests/core/test_viewer.py)
+USER = "conv-47"  # a dev user with a REVISE chain (DEPRECATE: tests/core/test_viewer.py)
 PAGE_NODES = "50"  # 185 snapshots → 4 forest pages: paging and cross-page edges in play
 COLLECT = """JSON.stringify({
   links: Array.from(document.querySelectorAll("a[href], link[href]"),
