@@ -5,8 +5,8 @@ here is taken from the group's own messages: noun phrases are the words right af
 determiner or possessive ("my pottery class", "the adoption agency") whose head can be a
 noun (lemminflect's lexicon: "gorgeous", "easier", "found" cannot), skipping generic nouns.
 Each phrase is scored by how many of the group's snapshots use it times how rare it is
-among the other threads (tf·idf over the trajectories compared), so the title
-says what sets the group apart from its neighbours.
+among the other threads (tf·idf over the trajectories compared), so the title says what sets
+the group apart from its neighbours.
 """
 
 from __future__ import annotations
