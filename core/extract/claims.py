@@ -3,7 +3,9 @@
 A claim is kept only when its subject is clear: the speaker ("I", "we", "my X is"), a named
 person, or "he/she" right after a named non-speaker. Everything else (questions, greetings,
 "that's cool") stays in the summary and keywords but makes no claim, because a wrong subject
-would later REVISE someone else's facts.
+would later REVISE someone else's facts. So is a value that is about the listener ("I'm here
+for you", "I'll keep you posted") or ends on a word pointing outside the sentence ("I'm
+obsessed with those", "I'm looking forward to it"): neither says what the subject is or has.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ _CLAUSE_END = re.compile(
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[\w’'-]+|[^\w\s]")
+_LISTENER = re.compile(r"\b(you|your|yours|yourself|yourselves)\b", re.I)
+_POINTS_BACK = re.compile(r"\b(it|them|those|these|that|this|him|her|us)[.!,]*$", re.I)
 _PRONOUNS = {"he", "she"}
 _TRAILING_ADVERBS = re.compile(
     r"(?:\s+(?:any\s?more|lately|recently|again|though|too|now|either))+$", re.IGNORECASE
@@ -280,6 +284,8 @@ def sentence_claim(
         if not dates:
             return None
         value = dates[0][0]
+    if _LISTENER.search(value) or _POINTS_BACK.search(value):
+        return None
     text = f"{speaker}: {sentence.strip()}"[:_TEXT_LIMIT]
     return ClaimDraft(
         text=" ".join(text.split()),

@@ -216,6 +216,24 @@ def test_questions_greetings_and_backchannels_make_no_claims(extractor: RuleExtr
     assert draft.claims == []
 
 
+def test_values_about_the_listener_or_pointing_back_make_no_claims(
+    extractor: RuleExtractor,
+) -> None:
+    # LoCoMo dev had 248 claims like "evan is: here for you" and 176 like "melanie is:
+    # obsessed with those": neither says what the subject is or has.
+    draft = one(
+        extractor,
+        ("Evan", "I'm here for you. I'll keep you posted. I appreciate your support."),
+        ("Melanie", "I'm obsessed with those. I'm looking forward to it!"),
+        ("Melanie", "I'm obsessed with pottery. I'm looking forward to the concert."),
+    )
+    got = [(c.subject, c.attribute, c.value) for c in draft.claims]
+    assert got == [
+        ("melanie", "is", "obsessed with pottery"),
+        ("melanie", "looking", "forward to the concert"),
+    ]
+
+
 def test_image_caption_counts_but_urls_do_not(extractor: RuleExtractor) -> None:
     extra = {"caption": "a photo of a red kayak", "img_url": '["https://x.io/IMG_7269.jpg"]'}
     draft = one(extractor, ("Melanie", "Look at this!", extra))
