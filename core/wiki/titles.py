@@ -15,6 +15,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.records import Snapshot, Trajectory
@@ -47,9 +48,11 @@ def _words_ok(word: str) -> bool:
     )
 
 
-def noun_phrases(text: str) -> set[str]:
+@lru_cache(maxsize=1 << 12)
+def noun_phrases(text: str) -> frozenset[str]:
     """Head nouns after a determiner, and the two-word phrase when its second word is a noun
-    ("gorgeous sunset", "pottery class")."""
+    ("gorgeous sunset", "pottery class"). Cached: a user's wiki asks again for each page
+    group that compares against the snapshot's trajectory (topics, entity shards)."""
     found = set()
     for first, second in _PHRASE.findall(text.lower()):
         if not _words_ok(first):
@@ -63,24 +66,24 @@ def noun_phrases(text: str) -> set[str]:
             and can_be_noun(second)
         ):
             found.add(f"{first} {second}")
-    return found
+    return frozenset(found)
 
 
-def _phrases_of(t: Trajectory, snapshots: dict[str, Snapshot]) -> list[set[str]]:
+def _phrases_of(t: Trajectory, snapshots: dict[str, Snapshot]) -> list[frozenset[str]]:
     return [noun_phrases(snapshots[s].summary) for s in t.snapshot_ids if s in snapshots]
 
 
-def _keyword_nouns(t: Trajectory, snapshots: dict[str, Snapshot]) -> list[set[str]]:
+def _keyword_nouns(t: Trajectory, snapshots: dict[str, Snapshot]) -> list[frozenset[str]]:
     """The nouns among each snapshot's keywords: title material for a thread whose messages
     put no determiner before what they are about ("loving the photography, so much easier")."""
     return [
-        {w for w in snapshots[s].keywords if _words_ok(w) and only_noun(w)}
+        frozenset(w for w in snapshots[s].keywords if _words_ok(w) and only_noun(w))
         for s in t.snapshot_ids
         if s in snapshots
     ]
 
 
-PhraseSource = Callable[[Trajectory, dict[str, Snapshot]], list[set[str]]]
+PhraseSource = Callable[[Trajectory, dict[str, Snapshot]], list[frozenset[str]]]
 
 
 def distinctive_phrases(
