@@ -27,6 +27,7 @@ from arborwiki.core.extract.features import (
 )
 from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.extract.schema import ClaimDraft, FacetDraft, SnapshotDraft
+from arborwiki.core.extract.transcript import ROLE_WORDS, speaker_lines
 from arborwiki.core.records import Message, Window
 from arborwiki.core.words import normalize_name
 
@@ -46,32 +47,36 @@ def clean(text: str) -> str:
     return " ".join(_CONTROL.sub(" ", text).split())
 
 
-def visible_text(message: Message) -> str:
-    """Text plus extra fields' values (captions, image queries), without URLs or field names.
-
-    Like `Message.full_text`, so a caption counts as said, but a URL's hash fragments or the
-    label 'image_query' would otherwise become keywords and terms.
-    """
+def captions(message: Message) -> str:
+    """Extra fields' values (captions, image queries) as " [a; b]", without URLs or field
+    names: a caption counts as said (like `Message.full_text`), but a URL's hash fragments
+    or the label 'image_query' would otherwise become keywords and terms."""
     values = [_URL.sub(" ", v) for _, v in sorted(message.extra.items()) if v]
     values = [clean(v) for v in values if not _EMPTY_VALUE.match(v)]
-    text = clean(message.text)
-    return f"{text} [{'; '.join(values)}]" if values else text
+    return f" [{'; '.join(values)}]" if values else ""
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One message read once: cleaned text, its sentences, and text plus captions."""
+    """One message read once: cleaned text (a transcript's turns one per line, labels off),
+    text plus captions, and each sentence with the speaker who said it."""
 
     message: Message
     text: str
     visible: str
-    sentences: list[str]
+    said: list[tuple[str, str]]  # (speaker, sentence)
 
     @classmethod
     def of(cls, message: Message) -> Turn:
-        text = clean(message.text)
-        sentences = [s for s in SENTENCE_SPLIT.split(text) if s]
-        return cls(message, text, visible_text(message), sentences)
+        turns = [(who, clean(text)) for who, text in speaker_lines(message.text, message.speaker)]
+        said = [(who, s) for who, text in turns for s in SENTENCE_SPLIT.split(text) if s]
+        text = "\n".join(text for _, text in turns)
+        return cls(message, text, text + captions(message), said)
+
+    @property
+    def speakers(self) -> list[str]:
+        """Who speaks in this message: its speaker, or a transcript's labels."""
+        return list(dict.fromkeys(who for who, _ in self.said)) or [self.message.speaker]
 
 
 def _content_count(sentence: str, names: Names) -> int:
@@ -102,20 +107,21 @@ def _with_dates(sentence: str, message: Message) -> str:
     return "".join(out) + sentence[cursor:]
 
 
-def _pick_sentence(turn: Turn, names: Names, claimed: set[str]) -> str | None:
-    """The first sentence that states a fact (a claim or a date) with enough content words;
-    else the first with enough content; else any non-backchannel one; captions come last."""
+def _pick_sentence(turn: Turn, names: Names, claimed: set[str]) -> tuple[str, str] | None:
+    """(speaker, sentence): the first sentence that states a fact (a claim or a date) with
+    enough content words; else the first with enough content; else any non-backchannel one;
+    captions come last."""
     caption = turn.visible[len(turn.text) :].strip(" []")
-    rich: str | None = None
-    some: str | None = None
-    for sentence in turn.sentences + ([caption] if caption else []):
+    rich: tuple[str, str] | None = None
+    some: tuple[str, str] | None = None
+    for who, sentence in turn.said + ([(turn.message.speaker, caption)] if caption else []):
         count = _content_count(sentence, names)
         if count >= SUMMARY_MIN_CONTENT:
             if sentence in claimed or _dates(sentence, turn.message):
-                return sentence
-            rich = rich or sentence
+                return who, sentence
+            rich = rich or (who, sentence)
         elif count > 1:
-            some = some or sentence
+            some = some or (who, sentence)
     return rich or some
 
 
@@ -131,9 +137,10 @@ def summarize(turns: list[Turn], names: Names, claimed: set[str]) -> str:
         chosen = _pick_sentence(turn, names, claimed)
         if chosen is None:
             continue
-        words = _with_dates(chosen, turn.message).split()
+        who, sentence = chosen
+        words = _with_dates(sentence, turn.message).split()
         text = " ".join(words[:per_turn]) + ("…" if len(words) > per_turn else "")
-        parts.append(f"{clean(turn.message.speaker)}: {text}")
+        parts.append(f"{clean(who)}: {text}")
     if not parts and turns:
         first = turns[0]
         parts.append(f"{clean(first.message.speaker)}: {' '.join(first.text.split()[:per_turn])}")
@@ -153,9 +160,6 @@ def _facets(
     pairs += [("quantity", q) for q in quantities(texts)]
     unique = list(dict.fromkeys((key, value[:_FACET_CHARS]) for key, value in pairs))
     return [FacetDraft(key=key, value=value) for key, value in unique]
-
-
-ROLE_WORDS = frozenset({"user", "assistant", "system", "other", "bot"})
 
 
 def _named(message: Message) -> bool:
@@ -189,7 +193,8 @@ class RuleExtractor:
     def extract_one(self, window: Window) -> SnapshotDraft:
         turns = [Turn.of(m) for m in window.messages]
         texts = [turn.visible for turn in turns]
-        names = Names.of(list(dict.fromkeys(m.speaker for m in window.messages if _named(m))))
+        speakers = [who for t in turns if _named(t.message) for who in t.speakers]
+        names = Names.of(list(dict.fromkeys(speakers)))
         mentions = find_mentions(texts)
         people = persons(texts, names)
         places = locations(texts, names, people)
@@ -201,9 +206,9 @@ class RuleExtractor:
         claimed: set[str] = set()
         for turn in turns:
             m = turn.message
-            for sentence in turn.sentences:
+            for who, sentence in turn.said:
                 at = m.timestamp if m.time_known else None
-                claim = sentence_claim(sentence, m.speaker, m.message_id, at, ctx)
+                claim = sentence_claim(sentence, who, m.message_id, at, ctx)
                 if claim is not None and not _assistant_on_itself(claim, m):
                     claims.append(claim)
                     claimed.add(sentence)
