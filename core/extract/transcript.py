@@ -24,6 +24,8 @@ def speaker_lines(text: str, speaker: str) -> list[tuple[str, str]]:
     in: its first line and at least one more start with a label, two labels or more, one
     naming `speaker`, none a role word. A line without a label continues the turn above.
     Anything else is one pair: (speaker, text)."""
+    if text.count(":") < 2:  # two labelled lines at least: most messages stop here
+        return [(speaker, text)]
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     found = [_LABEL.fullmatch(line) for line in lines]
     labels = {m.group(1) for m in found if m}

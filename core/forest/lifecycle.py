@@ -118,8 +118,13 @@ def apply_lifecycle(
     book = _ClaimBook(nodes)
     for node in sorted(nodes, key=lambda n: n.seq):
         for original in by_snapshot[node.snapshot_id].claims:
-            claim = original.model_copy(deep=True)
-            claim.trajectory_id = node.trajectory_id
+            # Only the scalars are set below; the one list is copied, the rest is immutable.
+            claim = original.model_copy(
+                update={
+                    "trajectory_id": node.trajectory_id,
+                    "source_message_ids": list(original.source_message_ids),
+                }
+            )
             _place(claim, node.node_id, book, single, cfg, judge)
             book.add(claim, node.node_id)
     return book.claims

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from arborwiki.core.forest.scoring import GScore
@@ -53,5 +54,12 @@ class Placement:
 
 def has_cue(text: str, cues: list[str]) -> bool:
     """Whole-word, case-insensitive match of any cue phrase (so 'also' ≠ 'alsoran')."""
-    lowered = norm_term(text)
-    return any(re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", lowered) for c in cues if c)
+    pattern = _cue_pattern(tuple(cues))
+    return pattern is not None and pattern.search(norm_term(text)) is not None
+
+
+@lru_cache(maxsize=64)
+def _cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One alternation for a cue list (each attach asks for the same two lists)."""
+    words = [re.escape(c.lower()) for c in cues if c]
+    return re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)") if words else None

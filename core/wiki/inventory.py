@@ -34,8 +34,7 @@ def _word_pattern(triggers: tuple[str, ...]) -> re.Pattern[str]:
     return trigger_pattern(tuple(t for t in triggers if not t.startswith(FACET_PREFIX)))
 
 
-def _matches(triggers: list[str], *texts: str) -> bool:
-    pattern = _word_pattern(tuple(triggers))
+def _matches(pattern: re.Pattern[str], *texts: str) -> bool:
     return any(pattern.search(normalize_phrase(text)) for text in texts)
 
 
@@ -47,6 +46,7 @@ def _is_trigger(triggers: list[str], text: str) -> bool:
 def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally]:
     """Items from active claims, active evidence, entity names and the listed facets."""
     tallies: dict[str, _Tally] = {}
+    pattern = _word_pattern(tuple(triggers))
 
     def add(value: str, mention_id: str, sources: list[str], trajectories: list[str]) -> None:
         item = normalize_item(value)
@@ -55,13 +55,13 @@ def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally
 
     claim_ids = set()
     for c in inputs.claims.values():
-        if c.status == "active" and not c.negated and _matches(triggers, c.attribute, c.value):
+        if c.status == "active" and not c.negated and _matches(pattern, c.attribute, c.value):
             claim_ids.add(c.claim_id)
             add(c.value, c.claim_id, c.source_message_ids, inputs.claim_trajectories(c))
     for e in inputs.evidence:
         if e.claim_id in claim_ids or e.status != "active":
             continue
-        if _matches(triggers, e.attribute, e.value):
+        if _matches(pattern, e.attribute, e.value):
             known = [e.trajectory_id] if e.trajectory_id in inputs.trajectories else []
             add(e.value, e.claim_id, e.source_message_ids, known)
     facet_keys = [t.removeprefix(FACET_PREFIX) for t in triggers if t.startswith(FACET_PREFIX)]
@@ -69,18 +69,18 @@ def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally
         trajectories = inputs.trajectories_of_snapshot.get(sid, [])
         values = [v for key in facet_keys for v in snap.facets.get(key, [])]
         values += [
-            e for e in snap.entities if _matches(triggers, e) and not _is_trigger(triggers, e)
+            e for e in snap.entities if _matches(pattern, e) and not _is_trigger(triggers, e)
         ]
         for value in values:
             add(value, sid, snap.message_ids, trajectories)
     return tallies
 
 
-def _category_revisions(triggers: list[str], inputs: WikiInputs) -> list[Revision]:
+def _category_revisions(pattern: re.Pattern[str], inputs: WikiInputs) -> list[Revision]:
     old: list[Claim] = [
         c
         for c in inputs.claims.values()
-        if c.status != "active" and _matches(triggers, c.attribute, c.value)
+        if c.status != "active" and _matches(pattern, c.attribute, c.value)
     ]
     return [Revision(c, inputs.successor(c)) for c in old]
 
@@ -90,6 +90,7 @@ def plan_inventory_pages(inputs: WikiInputs, cfg: WikiConfig) -> list[PageConten
     pages = []
     for category, triggers in cfg.inventory_categories.items():
         tallies = _tally_category(triggers, inputs)
+        pattern = _word_pattern(tuple(triggers))
         if not tallies:
             continue
         items = [
@@ -105,7 +106,7 @@ def plan_inventory_pages(inputs: WikiInputs, cfg: WikiConfig) -> list[PageConten
         facts = [
             c
             for c in inputs.claims.values()
-            if c.status == "active" and not c.negated and _matches(triggers, c.attribute, c.value)
+            if c.status == "active" and not c.negated and _matches(pattern, c.attribute, c.value)
         ]
         pages.append(
             PageContent(
@@ -113,7 +114,7 @@ def plan_inventory_pages(inputs: WikiInputs, cfg: WikiConfig) -> list[PageConten
                 category,
                 inputs.in_time_order(traj_ids),
                 facts,
-                _category_revisions(triggers, inputs),
+                _category_revisions(pattern, inputs),
                 [CountLine(category, str(len(items)))],
                 inventory=items,
                 items=[i.value for i in items],
