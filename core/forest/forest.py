@@ -41,6 +41,7 @@ from arborwiki.core.forest.summaries import (
     path_summary,
     short,
     trajectory_record,
+    trajectory_title,
     trimmed_path,
 )
 from arborwiki.core.records import ForestNode, Snapshot, Trajectory, stable_id
@@ -91,7 +92,10 @@ class Forest:
 
     @property
     def trajectories(self) -> list[Trajectory]:
-        return [trajectory_record(self.user_id, s) for s in self._states.values()]
+        return [
+            trajectory_record(self.user_id, s, trajectory_title(s, self.idf, self.cfg.specific_idf))
+            for s in self._states.values()
+        ]
 
     def path(self, node_id: str) -> list[ForestNode]:
         """Root → node: the branch-local context of a state."""

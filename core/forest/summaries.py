@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.records import ForestNode, Trajectory
+from arborwiki.core.words import can_be_noun
 
 NODE_SUMMARY_CHARS = 240  # one snapshot summary, about two sentences
 PATH_SUMMARY_CHARS = 800  # root → node, about a paragraph; middle steps dropped first
@@ -42,9 +43,29 @@ def trimmed_path(head: str, newest_first: Iterable[str]) -> str:
     return short(ARROW.join([head, "…", *kept]), PATH_SUMMARY_CHARS)
 
 
-def trajectory_record(user_id: str, state: TrajectoryState) -> Trajectory:
-    """The stored row for a trajectory; title = topic anchor, else its commonest terms."""
-    title = state.topic_key or ", ".join(state.top_terms(TITLE_TERMS)) or "untitled"
+def trajectory_title(state: TrajectoryState, idf: dict[str, float], specific_idf: float) -> str:
+    """What the thread keeps coming back to: up to TITLE_TERMS of its terms named in two of
+    its snapshots or more, specific in the user's archive (idf ≥ `specific_idf`) and able to
+    be nouns, by count × idf ("pottery, show, bowl", not the first snapshot's rarest word
+    "put"); else its topic anchor (a one-snapshot thread, or one that repeats nothing), else
+    its commonest terms."""
+    counts = state.keyword_counts
+    recurring = [
+        t
+        for t, n in counts.items()
+        if n >= 2 and idf.get(t, 0.0) >= specific_idf and (" " in t or can_be_noun(t))
+    ]
+    ranked = sorted(recurring, key=lambda t: (-counts[t] * idf[t], t))
+    return (
+        ", ".join(ranked[:TITLE_TERMS])
+        or state.topic_key
+        or ", ".join(state.top_terms(TITLE_TERMS))
+        or "untitled"
+    )
+
+
+def trajectory_record(user_id: str, state: TrajectoryState, title: str) -> Trajectory:
+    """The stored row for a trajectory (`title`: see `trajectory_title`)."""
     summary_vector = state.summary_vector
     assert state.first_time is not None and state.last_time is not None
     return Trajectory(

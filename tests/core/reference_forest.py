@@ -24,7 +24,12 @@ from arborwiki.core.forest.scoring import (
     vector_center,
 )
 from arborwiki.core.forest.state import TrajectoryState
-from arborwiki.core.forest.summaries import path_summary, short, trajectory_record
+from arborwiki.core.forest.summaries import (
+    path_summary,
+    short,
+    trajectory_record,
+    trajectory_title,
+)
 from arborwiki.core.records import (
     Claim,
     ClaimOp,
@@ -111,7 +116,10 @@ class ScanForest:
 
     @property
     def trajectories(self) -> list[Trajectory]:
-        return [trajectory_record(self.user_id, s) for s in self._states.values()]
+        return [
+            trajectory_record(self.user_id, s, trajectory_title(s, self.idf, self.cfg.specific_idf))
+            for s in self._states.values()
+        ]
 
     def path(self, node_id: str) -> list[ForestNode]:
         """Root → node: the branch-local context of a state."""

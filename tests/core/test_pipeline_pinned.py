@@ -25,14 +25,15 @@ from arborwiki.synthetic import generate_archive
 VECTORS = {"vector", "summary_vector", "latest_vector"}
 TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
 # Recomputed when advice verbs and honorifics stopped opening entities (#11); pages again
-# when page titles became nouns only (lemminflect's lexicon; every other table unchanged).
+# when page titles became nouns only (lemminflect's lexicon; every other table unchanged);
+# trajectories and pages when trajectory titles became what the thread repeats.
 PINNED = {
     "snapshots": "20b5e4a5a29ae514",
     "nodes": "343644e09ebbcfab",
-    "trajectories": "d5e7938df518fe4a",
+    "trajectories": "fd80fcb1d5030811",
     "claims": "9114b3b681eac406",
     "evidence": "c6b92b7006a7c4cf",
-    "pages": "079f72629e0c4f7b",
+    "pages": "6878eac5bad88f8d",
 }
 
 
