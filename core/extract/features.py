@@ -36,9 +36,11 @@ SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+|\s+(?=\[)")
 """A sentence ends at . ! ? — not at an honorific's period ("Dr. Maya")."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _CAP_SPAN = re.compile(
-    r"(?<![\w'’])[A-Z][\w'’&.-]*[\w](?:\s+(?:(?:of|the|de|la|von|van)\s+)?[A-Z][\w'’&.-]*[\w])*"
+    r"(?<![\w'’])[A-Z][\w'’&.-]*[\w]"
+    r"(?:\s+(?:(?:of|de|von|van)\s+(?:(?:the|la|der|den)\s+)?|(?:the|la)\s+)?[A-Z][\w'’&.-]*[\w])*"
     r"|(?<![\w'’])[A-Z](?![\w'’])"
 )
+"""A capitalised name, lower-case joins included: "Lord of the Rings", "Isabel de la Cruz"."""
 _QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{1,80}?)[\"”]")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.])\d[\w]*(?:[.,:/]\d+)*[\w%]*")
 _LOWER_WORD = re.compile(r"[a-z0-9]+")

@@ -97,6 +97,17 @@ def test_entities_normalize_possessives_aliases_and_titles(extractor: RuleExtrac
     assert "hey" not in " ".join(draft.entities) and "thanks" not in draft.entities
 
 
+def test_names_joined_by_lower_case_words_stay_one_entity(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Tim", "I reread The Name of the Wind and Lord of the Rings near the Bay of Biscay."),
+        ("John", "Isabel de la Cruz lent me Lord of the Rings too."),
+    )
+    assert {"name of the wind", "lord of the rings", "bay of biscay"} <= set(draft.entities)
+    assert "isabel de la cruz" in draft.entities
+    assert not {"name", "wind", "lord", "rings"} & set(draft.entities)
+
+
 def test_capitalized_word_at_sentence_start_is_not_an_entity(extractor: RuleExtractor) -> None:
     draft = one(extractor, ("Caroline", "Gardening is fun. Pottery too."))
     assert draft.entities == ["caroline"]
