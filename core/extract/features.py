@@ -42,6 +42,7 @@ _CAP_SPAN = re.compile(
 )
 """A capitalised name, lower-case joins included: "Lord of the Rings", "Isabel de la Cruz"."""
 _QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{1,80}?)[\"”]")
+_ARTICLE = re.compile(r"^(?:the|a|an) (?=\S)")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.])\d[\w]*(?:[.,:/]\d+)*[\w%]*")
 _LOWER_WORD = re.compile(r"[a-z0-9]+")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
@@ -180,7 +181,8 @@ def find_mentions(texts: list[str]) -> Mentions:
     for text in texts:
         for title in _QUOTED.findall(text):
             if len(title.split()) <= 8:
-                found.titles.append(normalize_name(title))
+                # "The Alchemist" quoted and unquoted is one entity: a span drops the article
+                found.titles.append(_ARTICLE.sub("", normalize_name(title)))
         for sentence in SENTENCE_SPLIT.split(text):
             start = next((i for i, ch in enumerate(sentence) if ch.isalnum()), 0)
             for match in _CAP_SPAN.finditer(sentence):

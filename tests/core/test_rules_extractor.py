@@ -108,6 +108,16 @@ def test_names_joined_by_lower_case_words_stay_one_entity(extractor: RuleExtract
     assert not {"name", "wind", "lord", "rings"} & set(draft.entities)
 
 
+def test_a_title_quoted_or_not_is_one_entity(extractor: RuleExtractor) -> None:
+    draft = one(
+        extractor,
+        ("Tim", 'I finished "The Alchemist" and started "A Dance with Dragons".'),
+        ("John", "I read The Alchemist last year, it is great."),
+    )
+    assert "alchemist" in draft.entities and "dance with dragons" in draft.entities
+    assert not {"the alchemist", "a dance with dragons"} & set(draft.entities)
+
+
 def test_capitalized_word_at_sentence_start_is_not_an_entity(extractor: RuleExtractor) -> None:
     draft = one(extractor, ("Caroline", "Gardening is fun. Pottery too."))
     assert draft.entities == ["caroline"]
