@@ -103,6 +103,7 @@ class WordPieceCache:
         limit = truncation["max_length"] if truncation else None
         out: list[list[int] | None] = []
         slow: list[int] = []
+        cached = self._pieces.get
         for i, text in enumerate(sentences):
             if not self._plain(text):
                 slow.append(i)
@@ -110,7 +111,8 @@ class WordPieceCache:
                 continue
             ids: list[int] = []
             for word in _BERT_WORD.findall(text.lower()):
-                ids.extend(self._word(word))
+                pieces = cached(word)  # the cache read inline: one call less per word
+                ids.extend(pieces if pieces is not None else self._word(word))
                 if limit is not None and len(ids) >= limit:
                     break
             out.append(ids[:limit] if limit is not None else ids)

@@ -45,6 +45,7 @@ _QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{1,80}?)[\"”]")
 _ARTICLE = re.compile(r"^(?:the|a|an) (?=\S)")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.])\d[\w]*(?:[.,:/]\d+)*[\w%]*")
 _LOWER_WORD = re.compile(r"[a-z0-9]+")
+_ALNUM = re.compile(r"[^\W_]")  # what str.isalnum() accepts
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _NAME_AFTER = r"([A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)?)"
 _PERSON_CUE = re.compile(
@@ -129,16 +130,23 @@ def event_types(text: str) -> list[str]:
     return [label for label in EVENT_ORDER if label in found]
 
 
+@lru_cache(maxsize=1 << 16)
+def _keyword_form(raw: str) -> str | None:
+    """A word as keywords count it (lower case, clitic off), or None for one they skip."""
+    word = raw.lower().replace("’", "'").split("'")[0]
+    if len(word) < 3 or word in STOP_WORDS or word in NUMBER_WORDS:
+        return None
+    return word
+
+
 def keywords(texts: list[str], names: Names, limit: int) -> list[str]:
     """Content words ranked by frequency, then first occurrence; names left to entities."""
     counts: Counter[str] = Counter()
     first_seen: dict[str, int] = {}
     for text in texts:
         for raw in _WORD.findall(text):
-            word = raw.lower().replace("’", "'").split("'")[0]
-            if len(word) < 3 or word in STOP_WORDS or word in NUMBER_WORDS:
-                continue
-            if names.is_speaker(word):
+            word = _keyword_form(raw)
+            if word is None or names.is_speaker(word):
                 continue
             word = singular(word)
             counts[word] += 1
@@ -184,7 +192,8 @@ def find_mentions(texts: list[str]) -> Mentions:
                 # "The Alchemist" quoted and unquoted is one entity: a span drops the article
                 found.titles.append(_ARTICLE.sub("", normalize_name(title)))
         for sentence in SENTENCE_SPLIT.split(text):
-            start = next((i for i, ch in enumerate(sentence) if ch.isalnum()), 0)
+            first = _ALNUM.search(sentence)
+            start = first.start() if first else 0
             for match in _CAP_SPAN.finditer(sentence):
                 tokens = _span_tokens(match.group(0))
                 name = normalize_name(" ".join(tokens))

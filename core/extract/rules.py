@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.claims import ClaimContext, sentence_claim
@@ -85,9 +86,16 @@ def _content_count(sentence: str, names: Names) -> int:
         return 0
     count = 0
     for word in _CONTENT_WORD.findall(sentence.lower()):
-        low = word.replace("’", "'").split("'")[0]
-        count += low not in STOP_WORDS and not names.is_speaker(low)
+        low = _content_form(word)
+        count += low is not None and not names.is_speaker(low)
     return count
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_form(word: str) -> str | None:
+    """A lower-case word without its clitic, or None for a stop word."""
+    low = word.replace("’", "'").split("'")[0]
+    return None if low in STOP_WORDS else low
 
 
 def _dates(text: str, message: Message) -> list[tuple[str, date]]:
