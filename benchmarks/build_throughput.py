@@ -71,16 +71,24 @@ def write_archive(path: Path, n_messages: int, seed: int) -> int:
     return users
 
 
-def raw_scan(path: Path) -> tuple[int, float]:
+RAW_SCAN_TRIES = 3
+
+
+def raw_scan(path: Path, tries: int = RAW_SCAN_TRIES) -> tuple[int, float]:
     """(messages, messages/s) for reading the archive with polars and tokenizing its text:
-    the floor a build cannot beat, measured on the same archive in the same run."""
-    started = time.perf_counter()
-    frame = pl.read_ndjson(path) if path.suffix == ".jsonl" else pl.read_parquet(path)
-    tokens = frame.select(pl.col("text").str.to_lowercase().str.extract_all(_TOKEN).list.len())
-    total = int(tokens.sum().item())
-    seconds = time.perf_counter() - started
-    assert total >= 0
-    return frame.height, frame.height / seconds
+    the floor a build cannot beat, measured on the same archive in the same run. The fastest
+    of `tries` scans: one scan of a second or less moved 300K–1.1M msgs/s with the machine's
+    load, and the floor is what the scan can do, not what a busy minute let it."""
+    best = 0.0
+    for _ in range(tries):
+        started = time.perf_counter()
+        frame = pl.read_ndjson(path) if path.suffix == ".jsonl" else pl.read_parquet(path)
+        tokens = frame.select(pl.col("text").str.to_lowercase().str.extract_all(_TOKEN).list.len())
+        total = int(tokens.sum().item())
+        seconds = time.perf_counter() - started
+        assert total >= 0
+        best = max(best, frame.height / seconds)
+    return frame.height, best
 
 
 # ---- one build through the CLI ------------------------------------------------------------
