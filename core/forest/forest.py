@@ -93,7 +93,7 @@ class Forest:
     @property
     def trajectories(self) -> list[Trajectory]:
         return [
-            trajectory_record(self.user_id, s, trajectory_title(s, self.idf, self.cfg.specific_idf))
+            trajectory_record(self.user_id, s, trajectory_title(s, self.idf, self.cfg))
             for s in self._states.values()
         ]
 

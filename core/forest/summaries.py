@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
+from arborwiki.core.config import AttachConfig
+from arborwiki.core.forest.scoring import specific
 from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.records import ForestNode, Trajectory
 from arborwiki.core.words import can_be_noun
@@ -43,19 +46,17 @@ def trimmed_path(head: str, newest_first: Iterable[str]) -> str:
     return short(ARROW.join([head, "…", *kept]), PATH_SUMMARY_CHARS)
 
 
-def trajectory_title(state: TrajectoryState, idf: dict[str, float], specific_idf: float) -> str:
+def trajectory_title(state: TrajectoryState, idf: dict[str, float], cfg: AttachConfig) -> str:
     """What the thread keeps coming back to: up to TITLE_TERMS of its terms named in two of
-    its snapshots or more, specific in the user's archive (idf ≥ `specific_idf`) and able to
+    its snapshots or more, specific in the user's archive (`scoring.specific`) and able to
     be nouns, by count × idf ("pottery, show, bowl", not the first snapshot's rarest word
     "put"); else its topic anchor (a one-snapshot thread, or one that repeats nothing), else
     its commonest terms."""
     counts = state.keyword_counts
-    recurring = [
-        t
-        for t, n in counts.items()
-        if n >= 2 and idf.get(t, 0.0) >= specific_idf and (" " in t or can_be_noun(t))
-    ]
-    ranked = sorted(recurring, key=lambda t: (-counts[t] * idf[t], t))
+    repeated = [t for t, n in counts.items() if n >= 2]
+    rare = specific(repeated, idf, cfg)
+    recurring = [t for t in repeated if t in rare and (" " in t or can_be_noun(t))]
+    ranked = sorted(recurring, key=lambda t: (-counts[t] * idf.get(t, math.inf), t))
     return (
         ", ".join(ranked[:TITLE_TERMS])
         or state.topic_key

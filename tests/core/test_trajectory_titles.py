@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from arborwiki.core.config import AttachConfig
 from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.forest.summaries import trajectory_title
+
+
+def _cfg(specific_idf: float) -> AttachConfig:
+    return AttachConfig(specific_idf=specific_idf)
 
 
 def _state(counts: dict[str, int], anchor: str = "") -> TrajectoryState:
@@ -17,13 +22,14 @@ def test_recurring_specific_nouns_by_count_times_idf() -> None:
     idf |= {"caroline": 1.0, "harry potter": 1.8}
     # pottery 3 × 2.0 = 6.0, bowl 4.4, kiln 3.8, harry potter 3.6, show 3.2; "put" is said
     # once, "gorgeous" cannot be a noun, "caroline" is generic (idf 1.0 < 1.5)
-    assert trajectory_title(_state(counts, "put"), idf, 1.5) == "pottery, bowl, kiln"
-    assert trajectory_title(_state(counts, "put"), idf, 2.1) == "bowl"
+    assert trajectory_title(_state(counts, "put"), idf, _cfg(1.5)) == "pottery, bowl, kiln"
+    assert trajectory_title(_state(counts, "put"), idf, _cfg(2.1)) == "bowl"
 
 
 def test_a_thread_that_repeats_nothing_keeps_its_anchor() -> None:
     idf = {"put": 3.0, "kiln": 3.0, "bowl": 3.0}
-    assert trajectory_title(_state({"put": 1, "kiln": 1, "bowl": 1}, "put"), idf, 1.5) == "put"
+    once = _state({"put": 1, "kiln": 1, "bowl": 1}, "put")
+    assert trajectory_title(once, idf, _cfg(1.5)) == "put"
     # no anchor either: its commonest terms, ties alphabetical
-    assert trajectory_title(_state({"kiln": 1, "bowl": 1}), idf, 1.5) == "bowl, kiln"
-    assert trajectory_title(_state({}), {}, 1.5) == "untitled"
+    assert trajectory_title(_state({"kiln": 1, "bowl": 1}), idf, _cfg(1.5)) == "bowl, kiln"
+    assert trajectory_title(_state({}), {}, _cfg(1.5)) == "untitled"
