@@ -46,10 +46,21 @@ def _is_trigger(triggers: list[str], text: str) -> bool:
     return normalize_item(text) in {normalize_phrase(t) for t in triggers}
 
 
-def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally]:
-    """Items from active claims, active evidence, entity names and the listed facets."""
+def _active_facts(pattern: re.Pattern[str], inputs: WikiInputs) -> list[Claim]:
+    """The active, affirmed claims whose attribute or value names the category."""
+    return [
+        c
+        for c in inputs.claims.values()
+        if c.status == "active" and not c.negated and _matches(pattern, c.attribute, c.value)
+    ]
+
+
+def _tally_category(
+    triggers: list[str], pattern: re.Pattern[str], facts: list[Claim], inputs: WikiInputs
+) -> dict[str, _Tally]:
+    """Items from the category's active claims (`facts`), active evidence, entity names and
+    the listed facets."""
     tallies: dict[str, _Tally] = {}
-    pattern = _word_pattern(tuple(triggers))
 
     def add(value: str, mention_id: str, sources: list[str], trajectories: list[str]) -> None:
         item = normalize_item(value)
@@ -57,10 +68,9 @@ def _tally_category(triggers: list[str], inputs: WikiInputs) -> dict[str, _Tally
             tallies.setdefault(item, _Tally()).add(mention_id, sources, trajectories)
 
     claim_ids = set()
-    for c in inputs.claims.values():
-        if c.status == "active" and not c.negated and _matches(pattern, c.attribute, c.value):
-            claim_ids.add(c.claim_id)
-            add(c.value, c.claim_id, c.source_message_ids, inputs.claim_trajectories(c))
+    for c in facts:
+        claim_ids.add(c.claim_id)
+        add(c.value, c.claim_id, c.source_message_ids, inputs.claim_trajectories(c))
     for e in inputs.evidence:
         if e.claim_id in claim_ids or e.status != "active":
             continue
@@ -92,8 +102,9 @@ def plan_inventory_pages(inputs: WikiInputs, cfg: WikiConfig) -> list[PageConten
     """One page per category with at least one item, items sorted by name."""
     pages = []
     for category, triggers in cfg.inventory_categories.items():
-        tallies = _tally_category(triggers, inputs)
         pattern = _word_pattern(tuple(triggers))
+        facts = _active_facts(pattern, inputs)
+        tallies = _tally_category(triggers, pattern, facts, inputs)
         if not tallies:
             continue
         items = [
@@ -106,11 +117,6 @@ def plan_inventory_pages(inputs: WikiInputs, cfg: WikiConfig) -> list[PageConten
             for value, t in sorted(tallies.items())
         ]
         traj_ids = {tid for i in items for tid in i.trajectory_ids}
-        facts = [
-            c
-            for c in inputs.claims.values()
-            if c.status == "active" and not c.negated and _matches(pattern, c.attribute, c.value)
-        ]
         pages.append(
             PageContent(
                 "inventory",
