@@ -74,6 +74,11 @@ def norm_term(term: str) -> str:
     return " ".join(term.lower().split())
 
 
+def clitic_off(word: str) -> str:
+    """A word without its clitic, either apostrophe: "it’s" → "it", "don't" → "don"."""
+    return word.replace("’", "'").split("'")[0]
+
+
 def norm_set(terms: Iterable[str]) -> set[str]:
     out = set(map(norm_term, terms))  # map, not a generator: called a million times a shard
     out.discard("")

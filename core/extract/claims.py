@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from arborwiki.core.extract.dates import normalize_dates
 from arborwiki.core.extract.features import Names, normalize_name
@@ -66,6 +66,15 @@ _TOKEN = re.compile(r"[\w’'-]+|[^\w\s]")
 _LISTENER = re.compile(r"\b(you|your|yours|yourself|yourselves)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(it|them|those|these|that|this|him|her|us)[.!,]*$", re.I)
 _PRONOUNS = {"he", "she"}
+_DANGLING = re.compile(
+    r"(?:\s+(?:the|a|an|this|that|for|of|on|in|at|to|from|by|since|until|during))+\s*$", re.I
+)
+"""Words left hanging where a date was cut out of a value."""
+_NEW_CLAUSE = re.compile(
+    r"(?i)[\s,;:-]*(?:(?:and|but|so|because|cause|since|though|although|while|when|whereas)\s+)?"
+    r"(?:i|we|you|he|she|they|it|there|my|our|his|her|their)\b"
+)
+"""A rest of sentence that opens a clause of its own: a subject after the cut."""
 _TRAILING_ADVERBS = re.compile(
     r"(?:\s+(?:any\s?more|lately|recently|again|though|too|now|either))+$", re.IGNORECASE
 )
@@ -224,15 +233,28 @@ def _participle_follows(words: list[str], start: int) -> bool:
     return False
 
 
-def _value(words: list[str], date_spans: list[str]) -> str:
+def _value(words: list[str], date_spans: list[str]) -> tuple[str, str]:
+    """The object's first clause, dates and trailing adverbs off, and the rest of the object
+    (where a later clause's dates sit)."""
     text = _tidy(" ".join(words))
     end = _CLAUSE_END.search(text)
+    rest = ""
     if end:
-        text = text[: end.start()]
+        text, rest = text[: end.start()], text[end.start() :]
     for span in date_spans:
-        text = re.sub(rf"\s*\b(?:on\s+|in\s+)?{re.escape(span)}\b", "", text)
+        cut = re.sub(rf"\s*\b(?:on\s+|in\s+)?{re.escape(span)}\b", "", text)
+        if cut != text:  # "my trips for the next year" → "my trips", not "my trips for the"
+            text = _DANGLING.sub("", cut)
     text = _TRAILING_ADVERBS.sub("", text.strip(" .,!;:"))
-    return " ".join(text.split()[:MAX_VALUE_WORDS]).strip(" .,!;:")
+    return " ".join(text.split()[:MAX_VALUE_WORDS]).strip(" .,!;:"), rest
+
+
+def _own_clause_dates(dates: list[tuple[str, date]], rest: str) -> list[tuple[str, date]]:
+    """The dates that belong to the claim: not those only in a later clause with a subject of
+    its own ("I work at Tallyhawk, and they gave me a week off in February")."""
+    if not _NEW_CLAUSE.match(rest):
+        return dates
+    return [(span, day) for span, day in dates if span not in rest]
 
 
 def _tidy(text: str) -> str:
@@ -284,7 +306,8 @@ def sentence_claim(
     if predicate is None:
         return None
     attribute, object_words, negated = predicate
-    value = _value(object_words, [span for span, _ in dates])
+    value, rest = _value(object_words, [span for span, _ in dates])
+    dates = _own_clause_dates(dates, rest)
     if value.lower().startswith("no "):
         value, negated = value[3:], True
     if not value:
@@ -293,6 +316,8 @@ def sentence_claim(
         value = dates[0][0]
     if _LISTENER.search(value) or _POINTS_BACK.search(value):
         return None
+    if attribute in {"is", "was"} and ctx.names.resolve(normalize_name(value)) == subject:
+        return None  # "I'm Aoife": the name, not a fact about its owner
     text = f"{speaker}: {sentence.strip()}"[:_TEXT_LIMIT]
     return ClaimDraft(
         text=" ".join(text.split()),

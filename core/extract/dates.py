@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from typing import Literal
 
 import dateparser
 
@@ -79,7 +80,24 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 _MONTH_PREFIX = re.compile(r"^(?:in|since|during|until|by|of|early|late|mid|last|this)[\s-]+")
 _FIRST_OF_MONTH = {"my", "month"}
-_SETTINGS_BASE = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
+_SETTINGS_BASE = {"RETURN_AS_TIMEZONE_AWARE": False}
+Prefer = Literal["past", "future"]
+
+_FUTURE = re.compile(
+    r"(?i)(?:\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|planning|hop(?:e|es|ing)\s+to"
+    r"|can[’']?t\s+wait|looking\s+forward|upcoming|scheduled)\b|[’']ll\b"
+    r"|\b(?:i\s+am|i[’']m|we\s+are|we[’']re|they\s+are|they[’']re|he[’']s|she[’']s)\s+(?:\w+ly\s+)?"
+    r"(?:launching|moving|starting|leaving|flying|heading|going|visiting|coming|hosting"
+    r"|travell?ing|getting\s+married|having|throwing|running|taking|doing)\b)"
+)
+"""A sentence that speaks of what is ahead ("we're launching … in April", "I'll see her on
+Friday"): its bare month or weekday is the next one, not the last one."""
+_IS_DATE = re.compile(r"(?i)\b(?:is|are|[’']s|[’']re)\s+(?:on\s+)?$")
+"""'My last shift is June 7', 'the party is on Friday': a date stated in the present is the
+next one."""
+_FUTURE_KINDS = frozenset({"month", "weekday", "dmy", "mdy"})
+_PAST_ONLY = re.compile(r"(?i)^(?:last|since)\b|(?:19|20)\d{2}$")
+_SENTENCE_START = re.compile(r"[.!?\n][^.!?\n]*$")
 
 
 def _rewrite(span: str, kind: str) -> str:
@@ -93,7 +111,7 @@ def _rewrite(span: str, kind: str) -> str:
 
 _SHIFTING_KINDS = frozenset({"ago", "ahead", "rel", "deictic", "weekday"})
 _MONTH_OR_YEAR = re.compile(r"(?i)\b(?:month|year)s?\b")
-_OFFSETS: dict[tuple[str, str, int], int | None] = {}
+_OFFSETS: dict[tuple[str, str, int, str], int | None] = {}
 _MAX_OFFSETS = 65536
 
 
@@ -133,29 +151,32 @@ def _month_step(span: str, kind: str, base_day: date) -> date | None:
     return parsed
 
 
-def _resolve(span: str, kind: str, base_day: date) -> date | None:
+def _resolve(span: str, kind: str, base_day: date, prefer: Prefer = "past") -> date | None:
     """`_parse`, answered by shifting an earlier answer when the expression allows it."""
     if kind in _SHIFTING_KINDS and kind != "weekday" and _MONTH_OR_YEAR.search(span):
         return _month_step(span, kind, base_day)
     if not _shifts_with_base(span, kind):
-        return _parse(span, kind, base_day)
-    key = (span, kind, base_day.weekday())
+        return _parse(span, kind, base_day, prefer)
+    key = (span, kind, base_day.weekday(), prefer)
     if key not in _OFFSETS:
         if len(_OFFSETS) >= _MAX_OFFSETS:
             _OFFSETS.clear()
-        parsed = _parse(span, kind, base_day)
+        parsed = _parse(span, kind, base_day, prefer)
         _OFFSETS[key] = None if parsed is None else (parsed - base_day).days
     offset = _OFFSETS[key]
     return None if offset is None else base_day + timedelta(days=offset)
 
 
 @lru_cache(maxsize=65536)
-def _parse(span: str, kind: str, base_day: date) -> date | None:
-    """Month-level spans ("in March", "May 2022") resolve to the 1st; the rest keep the day."""
+def _parse(span: str, kind: str, base_day: date, prefer: Prefer = "past") -> date | None:
+    """Month-level spans ("in March", "May 2022") resolve to the 1st; the rest keep the day.
+    A bare month or weekday is the last one before the base day, or with `prefer` "future"
+    the next one."""
     if kind == "year":
         return date(int(span), 1, 1)
     settings = dict(
         _SETTINGS_BASE,
+        PREFER_DATES_FROM=prefer,
         RELATIVE_BASE=datetime(base_day.year, base_day.month, base_day.day),
         PREFER_DAY_OF_MONTH="first" if kind in _FIRST_OF_MONTH else "current",
     )
@@ -184,11 +205,27 @@ def normalize_dates(text: str, base: datetime) -> list[tuple[str, date]]:
     """Every date expression in `text`, as (span as written, resolved date), in text order."""
     found: list[tuple[str, date]] = []
     base_day = base.date()
+    cursor = 0
     for span, kind in date_spans(text):
-        resolved = _resolve(span, kind, base_day)
+        at = text.find(span, cursor)
+        cursor = at + len(span) if at >= 0 else cursor
+        prefer: Prefer = "past"
+        if kind in _FUTURE_KINDS and at >= 0 and _ahead(text[:at], span):
+            prefer = "future"
+        resolved = _resolve(span, kind, base_day, prefer)
         if resolved is not None:
             found.append((span, resolved))
     return found
+
+
+def _ahead(before: str, span: str) -> bool:
+    """Whether the sentence up to `span` speaks of what is ahead, and `span` can be ahead
+    ("last March", "since May" and a named year cannot)."""
+    if _PAST_ONLY.search(span.strip()):
+        return False
+    start = _SENTENCE_START.search(before)
+    sentence = before[start.start() + 1 :] if start else before
+    return _FUTURE.search(sentence) is not None or _IS_DATE.search(sentence) is not None
 
 
 def event_date(text: str, base: datetime) -> date | None:

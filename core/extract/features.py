@@ -29,7 +29,7 @@ from arborwiki.core.extract.lexicon import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
-from arborwiki.core.words import POSSESSIVE, normalize_name
+from arborwiki.core.words import POSSESSIVE, clitic_off, normalize_name
 
 _NOT_AFTER_TITLE = "".join(rf"(?<!\b{t.capitalize()}\.)" for t in sorted(TITLES))
 SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+|\s+(?=\[)")
@@ -133,7 +133,7 @@ def event_types(text: str) -> list[str]:
 @lru_cache(maxsize=1 << 16)
 def _keyword_form(raw: str) -> str | None:
     """A word as keywords count it (lower case, clitic off), or None for one they skip."""
-    word = raw.lower().replace("’", "'").split("'")[0]
+    word = clitic_off(raw.lower())
     if len(word) < 3 or word in STOP_WORDS or word in NUMBER_WORDS:
         return None
     return word
@@ -156,7 +156,7 @@ def keywords(texts: list[str], names: Names, limit: int) -> list[str]:
 
 
 def _is_common(token: str) -> bool:
-    low = token.lower().replace("’", "'").split("'")[0]
+    low = clitic_off(token.lower())
     return (
         low in STOP_WORDS
         or low in INTERJECTIONS

@@ -30,7 +30,7 @@ from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.extract.schema import ClaimDraft, FacetDraft, SnapshotDraft
 from arborwiki.core.extract.transcript import ROLE_WORDS, speaker_lines
 from arborwiki.core.records import Message, Window
-from arborwiki.core.words import normalize_name
+from arborwiki.core.words import clitic_off, normalize_name
 
 SUMMARY_WORDS = 60
 MIN_TURN_WORDS = 8
@@ -94,7 +94,7 @@ def _content_count(sentence: str, names: Names) -> int:
 @lru_cache(maxsize=1 << 16)
 def _content_form(word: str) -> str | None:
     """A lower-case word without its clitic, or None for a stop word."""
-    low = word.replace("’", "'").split("'")[0]
+    low = clitic_off(word)
     return None if low in STOP_WORDS else low
 
 

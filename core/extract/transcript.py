@@ -15,8 +15,11 @@ from arborwiki.core.words import normalize_name
 ROLE_WORDS = frozenset({"user", "assistant", "system", "other", "bot"})
 """Speaker fields that name a role, not a person (archives often say "user"/"assistant")."""
 
-_LABEL = re.compile(r"([A-Z][\w'’.-]*[\w'’](?: [A-Z][\w'’.-]*[\w'’]){0,2}):[ \t]+(\S.*)")
-"""A line's speaker label: one to three capitalised words, a colon, then what was said."""
+_LABEL = re.compile(
+    r"([A-Z][\w'’.-]*(?:[\w'’]|\.(?= ))(?: [A-Z][\w'’.-]*[\w'’]){0,2}):[ \t]+(\S.*)"
+)
+"""A line's speaker label: one to three capitalised words (the first may be a title such as
+"Dr." before a name), a colon, then what was said."""
 
 
 def speaker_lines(text: str, speaker: str) -> list[tuple[str, str]]:

@@ -40,6 +40,30 @@ def test_single_expression_resolves_to_hand_computed_date(text: str, expected: d
     assert event_date(text, SESSION) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We're launching the new dashboard in April.", date(2024, 4, 1)),  # the next April
+        ("We launched the new dashboard in April.", date(2023, 4, 1)),
+        ("Next up: we're launching the new dashboard in June.", date(2023, 6, 1)),
+        ("I'll see her on Friday.", date(2023, 5, 12)),  # Monday + 4 days
+        ("I saw her on Friday.", date(2023, 5, 5)),  # Monday − 3 days
+        ("We're going to Rome on June 3.", date(2023, 6, 3)),
+        ("I'm moving in June.", date(2023, 6, 1)),
+        ("My last shift is June 7.", date(2023, 6, 7)),
+        ("The party is on Friday.", date(2023, 5, 12)),
+        ("The party was on Friday.", date(2023, 5, 5)),
+        ("I will never forget last March.", date(2023, 3, 1)),  # "last" is always behind
+        ("Done. I will keep going since March.", date(2023, 3, 1)),  # "since" too
+        ("I'll go. I met him in June.", date(2022, 6, 1)),  # the cue is in another sentence
+    ],
+)
+def test_a_sentence_about_what_is_ahead_takes_the_next_month_or_weekday(
+    text: str, expected: date
+) -> None:
+    assert [d for _, d in normalize_dates(text, SESSION)] == [expected]
+
+
 def test_span_is_returned_as_written() -> None:
     assert normalize_dates("I went there yesterday.", SESSION) == [("yesterday", date(2023, 5, 7))]
 

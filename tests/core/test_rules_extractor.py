@@ -213,6 +213,28 @@ def test_claim_gets_event_time_and_value_drops_the_date_and_next_clause(
     assert claim.event_time == "2023-05-07"
 
 
+def test_a_later_clause_keeps_its_date_and_a_cut_date_leaves_no_dangling_words(
+    extractor: RuleExtractor,
+) -> None:
+    draft = one(
+        extractor,
+        ("Melanie", "I work as a nurse at OHSU, and they gave me a week off in February."),
+        ("Melanie", "I'm planning my trips for the next year."),
+        ("Melanie", "I went hiking, last Friday."),  # no subject of its own: the date is its
+    )
+    got = [(c.attribute, c.value, c.event_time) for c in draft.claims]
+    assert got == [
+        ("works as", "a nurse at OHSU", None),  # the week off is in February, not the job
+        ("planning", "my trips", "2024-05-08"),  # was "my trips for the"
+        ("went", "hiking", "2023-05-05"),
+    ]
+
+
+def test_saying_ones_own_name_is_no_fact(extractor: RuleExtractor) -> None:
+    draft = one(extractor, ("Melanie", "Hi! I'm Melanie. I'm a nurse."))
+    assert [(c.attribute, c.value) for c in draft.claims] == [("is", "a nurse")]
+
+
 def test_third_person_claims_about_named_people(extractor: RuleExtractor) -> None:
     draft = one(
         extractor,

@@ -30,6 +30,16 @@ def test_labelled_lines_split_into_turns() -> None:
     ]
 
 
+def test_a_title_before_a_name_is_part_of_the_label() -> None:
+    text = "Dr. Smith: How did the week go?\nAnn: Better. I slept well."
+    assert speaker_lines(text, "Ann") == [
+        ("Dr. Smith", "How did the week go?"),
+        ("Ann", "Better. I slept well."),
+    ]
+    # a title alone is no label: "Dr.: hi" is prose
+    assert speaker_lines("Dr.: hi\nAnn: yes", "Ann") == [("Ann", "Dr.: hi\nAnn: yes")]
+
+
 def test_prose_and_look_alikes_stay_one_turn() -> None:
     cases = [
         ("Note: buy milk.\nTodo: call mum.", "Caroline"),  # labels, but not the speaker's
