@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from arborwiki.core.config import Config, WindowConfig
 from arborwiki.core.embedding import Embedder
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, to_snapshot
+from arborwiki.core.extract.identity import name_the_owner
 from arborwiki.core.forest.evidence import build_evidence
 from arborwiki.core.forest.forest import build_forest
 from arborwiki.core.forest.lifecycle import apply_lifecycle
@@ -68,6 +69,7 @@ def compile_user(
     snapshots = [
         to_snapshot(w, e.draft, e.extractor) for w, e in zip(uw.windows, extractions, strict=True)
     ]
+    snapshots = name_the_owner(snapshots, uw.messages)
     texts = [embedding_text(w, e) for w, e in zip(uw.windows, extractions, strict=True)]
     for snapshot, vector in zip(snapshots, embedder.embed(texts), strict=True):
         snapshot.vector = vector.tolist()

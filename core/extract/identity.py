@@ -1,0 +1,68 @@
+"""The memory owner's name, in archives that call the owner by a role ("user").
+
+Chat exports often label the owner's turns "user": every fact they state becomes a claim
+about "user", while the name they give ("Hi, I'm Jordan") and the name others call them by
+("Nice to meet you, Jordan") make a second, separate "jordan". One person, two pages, and a
+question about Jordan reads only the thinner one. When the owner, speaking as a role word
+or as their own user id, says who they are, their claims move to that name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arborwiki.core.extract.lexicon import STOP_WORDS
+from arborwiki.core.extract.transcript import ROLE_WORDS
+from arborwiki.core.records import Claim, Message, Snapshot
+from arborwiki.core.words import normalize_name
+
+_NAME = re.compile(r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?")
+"""One or two capitalised words: what "I'm Jordan" or "my name is Jordan Lee" gives."""
+
+
+def _role_subjects(messages: list[Message]) -> set[str]:
+    """The claim subjects the owner's own turns get when they are labelled by a role."""
+    own = {normalize_name(m.speaker) for m in messages if m.role == "user"}
+    return {s for s in own if s in ROLE_WORDS or s == normalize_name(messages[0].user_id)}
+
+
+def _called_by_others(name: str, role: str, messages: list[Message]) -> bool:
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return any(normalize_name(m.speaker) != role and word.search(m.text) for m in messages)
+
+
+def owner_name(snapshots: list[Snapshot], messages: list[Message]) -> tuple[str, str] | None:
+    """(role subject, name): the owner said "my name is X", or said "I'm X" and someone
+    else in the archive calls them X (so "I'm American" names no one). None otherwise."""
+    roles = _role_subjects(messages) if messages else set()
+    for claim in (c for s in snapshots for c in s.claims):
+        if claim.subject not in roles or claim.negated:
+            continue
+        if claim.attribute not in {"is", "name"} or not _NAME.fullmatch(claim.value):
+            continue
+        name = normalize_name(claim.value)
+        if not name or name in STOP_WORDS or name in ROLE_WORDS:
+            continue
+        if claim.attribute == "name" or _called_by_others(claim.value, claim.subject, messages):
+            return claim.subject, name
+    return None
+
+
+def name_the_owner(snapshots: list[Snapshot], messages: list[Message]) -> list[Snapshot]:
+    """Snapshots with the owner's role-subject claims moved to their name (the claim that
+    gave the name, now "jordan is Jordan", is dropped); unchanged when no name is given."""
+    found = owner_name(snapshots, messages)
+    if found is None:
+        return snapshots
+    role, name = found
+
+    def renamed(claims: list[Claim]) -> list[Claim]:
+        out = []
+        for claim in claims:
+            if claim.subject != role:
+                out.append(claim)
+            elif normalize_name(claim.value) != name:
+                out.append(claim.model_copy(update={"subject": name}))
+        return out
+
+    return [s.model_copy(update={"claims": renamed(s.claims)}) for s in snapshots]
