@@ -371,6 +371,11 @@ class QueryConfig(Section):
     w_entity_queries: float = Field(
         0.5, ge=0, description="weight of each per-entity sub-query's ranking"
     )
+    speaker_sessions: bool = Field(
+        True,
+        description="a question naming a speaker: the name leaves the full-text query and "
+        "message searches keep to the sessions that speaker speaks in (core/query/speakers.py)",
+    )
     dated_hits: int = Field(
         40,
         ge=0,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -24,6 +24,7 @@ import pyarrow as pa
 from arborwiki.core.config import QueryConfig
 from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
+from arborwiki.core.query.speakers import SpeakerSessions
 from arborwiki.core.query.user_search import Scored, UserSearch
 from arborwiki.core.records import (
     Claim,
@@ -56,6 +57,7 @@ class Searchable(Generic[R]):
     index: UserSearch
     trajectory_ids: np.ndarray
     days: np.ndarray | None = None  # each row's timestamp (messages only)
+    speakers: SpeakerSessions | None = None  # who speaks in each row's session (messages)
 
     def search(
         self,
@@ -64,13 +66,17 @@ class Searchable(Generic[R]):
         limit: int,
         trajectory_ids: list[str] | None = None,
         dates: NearPeriods | None = None,
+        speakers: Sequence[str] = (),
     ) -> list[Hit[R]]:
         allowed = None
+        if speakers and self.speakers is not None:
+            allowed = self.speakers.rows(speakers)
         if trajectory_ids is not None:
             wanted = set(trajectory_ids)
-            allowed = np.fromiter(
+            in_trajectories = np.fromiter(
                 (t in wanted for t in self.trajectory_ids), bool, len(self.records)
             )
+            allowed = in_trajectories if allowed is None else allowed & in_trajectories
         if dates is not None:
             if self.days is None:
                 raise ValueError("these rows have no dates to filter by")
@@ -101,6 +107,10 @@ def _days(refs: list[MessageRef]) -> np.ndarray:
         [r.message.timestamp.replace(tzinfo=None) if r.message.time_known else None for r in refs],
         dtype="datetime64[us]",
     )
+
+
+def _speakers(refs: list[MessageRef]) -> SpeakerSessions:
+    return SpeakerSessions.of([r.message for r in refs])
 
 
 def _vectors(column: pa.ChunkedArray) -> np.ndarray:
@@ -203,6 +213,7 @@ class LanceMemoryReader:
         where: str | None = None,
         search_texts: Callable[[pa.Table], list[str]] | None = None,
         days_of: Callable[[list[R]], np.ndarray] | None = None,
+        speakers_of: Callable[[list[R]], SpeakerSessions] | None = None,
     ) -> Searchable[R]:
         """The user's rows of `table` (those matching `where`) with their search index, from
         the cache when the table is pinned, else read now."""
@@ -228,7 +239,8 @@ class LanceMemoryReader:
             plain = rows.drop_columns([text_column, "vector"]) if columns is not None else rows
             records = [convert(r) for r in plain.to_pylist()]
             days = days_of(records) if days_of is not None else None
-            return Searchable(records, index, trajectory_ids, days)
+            speakers = speakers_of(records) if speakers_of is not None else None
+            return Searchable(records, index, trajectory_ids, days, speakers)
 
         version = self.store.pinned_version(table) if self.cache is not None else None
         if self.cache is None or version is None:
@@ -237,7 +249,13 @@ class LanceMemoryReader:
 
     def _searchable_messages(self, user_id: str) -> Searchable[MessageRef]:
         return self._searchable(
-            "messages", user_id, "search_text", to_message_ref, MESSAGE_COLUMNS, days_of=_days
+            "messages",
+            user_id,
+            "search_text",
+            to_message_ref,
+            MESSAGE_COLUMNS,
+            days_of=_days,
+            speakers_of=_speakers,
         )
 
     def _cached_messages(self, user_id: str) -> list[MessageRef] | None:
@@ -268,6 +286,7 @@ class LanceMemoryReader:
         mode: SearchMode = "hybrid",
         trajectory_ids: list[str] | None = None,
         dates: NearPeriods | None = None,
+        speakers: Sequence[str] = (),
     ) -> list[Hit[MessageRef]]:
         if trajectory_ids is not None and not trajectory_ids:
             return []
@@ -277,7 +296,12 @@ class LanceMemoryReader:
             limit,
             trajectory_ids or None,
             dates,
+            speakers,
         )
+
+    def speaker_names(self, user_id: str) -> frozenset[str]:
+        found = self._searchable_messages(user_id).speakers
+        return found.names if found is not None else frozenset()
 
     def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]:
         cached = self._cached_trajectories(user_id)

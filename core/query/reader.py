@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Generic, Literal, Protocol, TypeVar
@@ -70,9 +71,15 @@ class MemoryReader(Protocol):
         mode: SearchMode = "hybrid",
         trajectory_ids: list[str] | None = None,
         dates: NearPeriods | None = None,
+        speakers: Sequence[str] = (),
     ) -> list[Hit[MessageRef]]:
         """Hybrid/vector/text search; `trajectory_ids` prefilters to those trajectories,
-        `dates` to messages dated near the periods it names."""
+        `dates` to messages dated near the periods it names, `speakers` to the sessions
+        those speakers speak in (core/query/speakers.py)."""
+        ...
+
+    def speaker_names(self, user_id: str) -> frozenset[str]:
+        """The words of the names of everyone who speaks in the user's archive."""
         ...
 
     def all_messages(self, user_id: str) -> list[MessageRef]: ...

@@ -4,6 +4,7 @@ budget. Pure: storage comes in as a MemoryReader."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -42,6 +43,7 @@ from arborwiki.core.query.result import (
     SelectedTrajectory,
 )
 from arborwiki.core.query.selection import Candidate, Scored, Targets, select_trajectories
+from arborwiki.core.query.speakers import named_speakers, without_names
 from arborwiki.core.records import Claim, Trajectory, WikiPage
 from arborwiki.core.tokens import count_tokens
 from arborwiki.core.wiki.writer import CITATION
@@ -190,7 +192,8 @@ class QueryService:
         pages = (
             self.reader.search_pages(user_id, question, vector, qc.top_pages) if use_pages else []
         )
-        hits, hit_lists = self._message_hits(user_id, question, vector)
+        speakers = self._named_speakers(user_id, question)
+        hits, hit_lists = self._message_hits(user_id, question, vector, speakers)
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
             h.record.trajectory_id for h in hits[: qc.route_hits] if h.record.trajectory_id
@@ -200,10 +203,21 @@ class QueryService:
         candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
         chosen = select_trajectories(candidates, targets, qc.k if k is None else k, qc)
         routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
-        dated = self.dated_hits(user_id, info, vector)
+        dated = self.dated_hits(user_id, info, vector, speakers)
         return Route(user_id, info, pages, hits, trajectories, chosen, routed, hit_lists, dated)
 
-    def dated_hits(self, user_id: str, info: QuestionInfo, vector: list[float]) -> list[MessageRef]:
+    def _named_speakers(self, user_id: str, question: str) -> list[str]:
+        if not self.cfg.query.speaker_sessions:
+            return []
+        return named_speakers(question, self.reader.speaker_names(user_id))
+
+    def dated_hits(
+        self,
+        user_id: str,
+        info: QuestionInfo,
+        vector: list[float],
+        speakers: Sequence[str] = (),
+    ) -> list[MessageRef]:
         """For a question naming a day or month ("on March 16, 2022", "in June"): hybrid
         hits among the messages dated from `dated_days_before` days ahead of it to
         `dated_days_after` past it. The question's words often miss the answer ("yesterday I
@@ -213,21 +227,25 @@ class QueryService:
             return []
         near = NearPeriods(info.periods, qc.dated_days_before, qc.dated_days_after)
         found = self.reader.search_messages(
-            user_id, info.text, vector, qc.dated_hits, "hybrid", dates=near
+            user_id, info.text, vector, qc.dated_hits, "hybrid", dates=near, speakers=speakers
         )
         return [h.record for h in found]
 
     def _message_hits(
-        self, user_id: str, question: str, vector: list[float]
+        self, user_id: str, question: str, vector: list[float], speakers: Sequence[str] = ()
     ) -> tuple[list[Hit[MessageRef]], list[tuple[float, list[MessageRef]]]]:
         """The store's hybrid search, or (fuse_hit_modes) our weighted RRF of its text and
         vector searches: on archives of long messages one static vector per message blurs and
-        full text carries more of the signal. Also returns the weighted lists fused."""
+        full text carries more of the signal. Also returns the weighted lists fused. Named
+        speakers leave the full-text query and limit both searches to their sessions."""
         qc = self.cfg.query
+        words = without_names(question, speakers) if speakers else question
+        n = qc.message_hits
         if not qc.fuse_hit_modes:
-            return self.reader.search_messages(user_id, question, vector, qc.message_hits), []
-        text = self.reader.search_messages(user_id, question, vector, qc.message_hits, "text")
-        dense = self.reader.search_messages(user_id, question, vector, qc.message_hits, "vector")
+            return self.reader.search_messages(user_id, words, vector, n, speakers=speakers), []
+        search = self.reader.search_messages
+        text = search(user_id, words, vector, n, "text", speakers=speakers)
+        dense = search(user_id, question, vector, n, "vector", speakers=speakers)
         texts = [h.record for h in text]
         refs = texts + [h.record for h in dense]
         w_vector = qc.w_vector_hits

@@ -150,7 +150,20 @@ class WordReader:
     """Message search by shared lowercase words (rank = most shared first); no pages,
     trajectories or claims: enough storage for the query path to run for real."""
 
-    def search_messages(self, user_id, text, vector, limit, mode="hybrid", trajectory_ids=None):  # noqa: ANN001, ANN201, E501
+    def speaker_names(self, user_id):  # noqa: ANN001, ANN201
+        return frozenset()
+
+    def search_messages(
+        self,
+        user_id,
+        text,
+        vector,
+        limit,
+        mode="hybrid",
+        trajectory_ids=None,
+        dates=None,
+        speakers=(),
+    ):  # noqa: ANN001, ANN201, E501
         words = set(text.lower().split())
         scored = [(len(words & set(m.text.lower().split())), m) for m in MESSAGES]
         ranked = [m for n, m in sorted(scored, key=lambda p: -p[0]) if n and m.user_id == user_id]

@@ -1,0 +1,91 @@
+"""Who speaks where: a question that names a speaker is about the sessions they speak in.
+
+In a two-person chat a speaker's name in the question matches only the turns where the
+other one calls them by it ("Hey Caroline!"): full-text search ranks greetings first. In
+an owner's archive of many chats (a friend per conversation) the name is what says which
+chats matter at all. So a speaker named in a question leaves the full-text query, and the
+message searches keep to the sessions that speaker takes part in (no restriction when
+they take part in every session, as in one two-person chat).
+
+Who takes part: a message's speaker, and every `Name:` label of a message that quotes a
+conversation turn by turn (core/extract/transcript.py); role words ("user", "assistant")
+name no one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from arborwiki.core.extract.transcript import ROLE_WORDS, speaker_lines
+from arborwiki.core.records import Message
+from arborwiki.core.words import STOP_WORDS, clitic_off, normalize_name
+
+_QUESTION_WORD = re.compile(r"[\w'’-]+")
+
+
+def participants(message: Message) -> set[str]:
+    """The words of the names of everyone who speaks in `message` (lower case)."""
+    names = {normalize_name(who) for who, _ in speaker_lines(message.text, message.speaker)}
+    return {w for name in names for w in name.split() if w not in ROLE_WORDS}
+
+
+@dataclass(frozen=True)
+class SpeakerSessions:
+    """Each row's session and, per speaker-name word, the sessions that speaker speaks in."""
+
+    sessions: np.ndarray  # row → session index
+    spoken: dict[str, np.ndarray]  # name word → bool per session index
+
+    @classmethod
+    def of(cls, messages: Sequence[Message]) -> SpeakerSessions:
+        index: dict[str, int] = {}
+        rows = np.fromiter(
+            (index.setdefault(m.session_id, len(index)) for m in messages), np.int64, len(messages)
+        )
+        spoken: dict[str, np.ndarray] = {}
+        for row, message in zip(rows, messages, strict=True):
+            for word in participants(message):
+                spoken.setdefault(word, np.zeros(len(index), dtype=bool))[row] = True
+        return cls(rows, spoken)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.spoken)
+
+    def rows(self, names: Sequence[str]) -> np.ndarray | None:
+        """Rows in the sessions where every named speaker speaks (where any does, when they
+        never meet); None when that is every row, or no name is a speaker's."""
+        masks = [self.spoken[n] for n in names if n in self.spoken]
+        if not masks:
+            return None
+        together = np.logical_and.reduce(masks)
+        sessions = together if together.any() else np.logical_or.reduce(masks)
+        if sessions.all():
+            return None
+        return sessions[self.sessions]
+
+
+def named_speakers(question: str, names: frozenset[str]) -> list[str]:
+    """The speaker-name words a question uses as names: capitalised, and not a function or
+    filler word opening the question ("Will Caroline go?" names Caroline, not Will)."""
+    found: list[str] = []
+    for position, match in enumerate(_QUESTION_WORD.finditer(question)):
+        raw = match.group(0)
+        word = clitic_off(raw.lower())
+        if word not in names or not raw[:1].isupper() or word in found:
+            continue
+        if position == 0 and word in STOP_WORDS:
+            continue
+        found.append(word)
+    return found
+
+
+def without_names(question: str, names: Sequence[str]) -> str:
+    """The question with those name words (and their possessives) taken out."""
+    drop = set(names)
+    kept = (m.group(0) for m in _QUESTION_WORD.finditer(question))
+    return " ".join(w for w in kept if clitic_off(w.lower()) not in drop)
