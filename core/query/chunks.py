@@ -11,11 +11,12 @@ no stored table changes; the cost is one embedding batch per query on long archi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from arborwiki.core.query.reader import MessageRef
+from arborwiki.core.query.speakers import lines_of
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -29,13 +30,16 @@ def chunk_ranking(
     question_vector: np.ndarray | list[float],
     pool: list[MessageRef],
     embed: Callable[[list[str]], np.ndarray],
+    speakers: Sequence[str] = (),
 ) -> list[MessageRef]:
     """`pool` (distinct messages) ranked by the best cosine of one of their sentences to the
-    question; ties keep the pool's order. `embed` returns unit-length rows."""
+    question; ties keep the pool's order. `embed` returns unit-length rows. With `speakers`
+    (named in the question), a quoted conversation offers only those speakers' lines."""
     pieces: list[str] = []
     owner: list[int] = []
     for i, ref in enumerate(pool):
-        for s in sentences(ref.text) or [ref.text]:
+        text = lines_of(ref.message, speakers) if speakers else ref.text
+        for s in sentences(text) or [text]:
             pieces.append(s)
             owner.append(i)
     if not pieces:

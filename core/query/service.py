@@ -260,7 +260,9 @@ class QueryService:
         sentence_vectors = qc.chunk_vectors_min_tokens and self.embedder.static
         if sentence_vectors and refs and mean >= qc.chunk_vectors_min_tokens:
             pool = list({r.message.message_id: r for r in refs}.values())
-            lists.append((qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed)))
+            lists.append(
+                (qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
+            )
         return fuse_hits(lists, qc.rrf_k)[: qc.message_hits], lists
 
     def _routed_lists(

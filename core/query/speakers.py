@@ -33,6 +33,20 @@ def participants(message: Message) -> set[str]:
     return {w for name in names for w in name.split() if w not in ROLE_WORDS}
 
 
+def lines_of(message: Message, speakers: Sequence[str]) -> str:
+    """What the named speakers say in `message`: their lines of a quoted conversation (a
+    question about Melanie is answered by what Melanie says, not by the turns around it),
+    else the whole text."""
+    if not speakers:
+        return message.full_text
+    lines = speaker_lines(message.full_text, message.speaker)
+    if len(lines) < 2:
+        return message.full_text
+    wanted = set(speakers)
+    said = [text for who, text in lines if wanted & set(normalize_name(who).split())]
+    return "\n".join(said) if said else message.full_text
+
+
 @dataclass(frozen=True)
 class SpeakerSessions:
     """Each row's session and, per speaker-name word, the sessions that speaker speaks in."""

@@ -52,6 +52,28 @@ def test_best_sentence_beats_the_whole_message_vector() -> None:
     assert chunk_ranking(question, [], bag_of_words) == []
 
 
+def test_a_named_speaker_is_ranked_by_their_own_lines() -> None:
+    question = bag_of_words(["bananas"])[0]
+    quoted = make_message(
+        "q",
+        "Ann: bananas are yellow.\nBo: apples are red.",
+        speaker="Ann",
+        timestamp=datetime(2023, 5, 1, tzinfo=UTC),
+    )
+    plain = _ref("p", "bananas and cherries and apples")
+    pool = [plain, MessageRef(quoted, "snap", "traj")]
+    # Ann's line "bananas are yellow" (1/√3) beats "bananas and cherries and apples" (1/√5);
+    # asked about Bo, the quote offers only "apples are red" (0): the plain message first.
+    assert [r.message.message_id for r in chunk_ranking(question, pool, bag_of_words, ["ann"])] == [
+        "q",
+        "p",
+    ]
+    assert [r.message.message_id for r in chunk_ranking(question, pool, bag_of_words, ["bo"])] == [
+        "p",
+        "q",
+    ]
+
+
 class CountingEmbedder(StaticEmbedder):
     """The bundled static embedder, counting the texts it embeds, with `static` as given
     (False: how the transformer embedder describes itself)."""

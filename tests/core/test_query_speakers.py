@@ -6,6 +6,7 @@ import numpy as np
 
 from arborwiki.core.query.speakers import (
     SpeakerSessions,
+    lines_of,
     named_speakers,
     participants,
     without_names,
@@ -63,3 +64,11 @@ def test_rows_line_up_with_the_messages() -> None:
     messages = [msg(i, f"s{i % 3}", ["A", "B", "C"][i % 3]) for i in range(9)]
     rows = SpeakerSessions.of(messages).rows(["b"])
     assert rows is not None and np.flatnonzero(rows).tolist() == [1, 4, 7]
+
+
+def test_lines_of_a_quoted_conversation_are_what_the_named_speakers_say() -> None:
+    merged = msg(0, "s1", "John", "John: I ran 5k.\nJames: I adopted a puppy.\nand named it Rex.")
+    assert lines_of(merged, ["james"]) == "I adopted a puppy.\nand named it Rex."
+    assert lines_of(merged, ["maria"]) == merged.full_text  # not in it: all of it
+    assert lines_of(merged, []) == merged.full_text
+    assert lines_of(msg(1, "s1", "John", "I ran 5k."), ["john"]) == "I ran 5k."
