@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arborwiki.core.extract.dates import date_spans
 from arborwiki.core.extract.transcript import ROLE_WORDS, speaker_lines
 from arborwiki.core.records import Message
 from arborwiki.core.words import STOP_WORDS, clitic_off, normalize_name
@@ -84,13 +85,15 @@ class SpeakerSessions:
 
 
 def named_speakers(question: str, names: frozenset[str]) -> list[str]:
-    """The speaker-name words a question uses as names: capitalised, and not a function or
-    filler word opening the question ("Will Caroline go?" names Caroline, not Will)."""
+    """The speaker-name words a question uses as names: capitalised, not a function or
+    filler word opening the question ("Will Caroline go?" names Caroline, not Will), and not
+    inside a date ("What did June do in May?" names June, not May)."""
+    dated = {w for span, _ in date_spans(question) for w in _QUESTION_WORD.findall(span.lower())}
     found: list[str] = []
     for position, match in enumerate(_QUESTION_WORD.finditer(question)):
         raw = match.group(0)
         word = clitic_off(raw.lower())
-        if word not in names or not raw[:1].isupper() or word in found:
+        if word not in names or not raw[:1].isupper() or word in found or word in dated:
             continue
         if position == 0 and word in STOP_WORDS:
             continue

@@ -57,6 +57,8 @@ def test_the_question_names_capitalised_speaker_words_not_an_opening_function_wo
     assert named_speakers("Will Caroline go?", names) == ["caroline"]  # "Will" is the verb
     assert named_speakers("What did Will say to May?", names) == ["will", "may"]
     assert named_speakers("what did caroline say?", names) == []  # not written as a name
+    months = frozenset({"june", "may"})
+    assert named_speakers("What did June do in May?", months) == ["june"]  # May is a date
     assert without_names("What is Caroline's job?", ["caroline"]) == "What is job"
 
 
