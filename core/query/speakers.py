@@ -28,10 +28,15 @@ from arborwiki.core.words import STOP_WORDS, clitic_off, normalize_name
 _QUESTION_WORD = re.compile(r"[\w'’-]+")
 
 
+def _name_words(who: str) -> set[str]:
+    """The lower-case words of a speaker's name; a role word names no one."""
+    return set(normalize_name(who).split()) - ROLE_WORDS
+
+
 def participants(message: Message) -> set[str]:
     """The words of the names of everyone who speaks in `message` (lower case)."""
-    names = {normalize_name(who) for who, _ in speaker_lines(message.text, message.speaker)}
-    return {w for name in names for w in name.split() if w not in ROLE_WORDS}
+    lines = speaker_lines(message.text, message.speaker)
+    return set().union(*(_name_words(who) for who, _ in lines))
 
 
 def lines_of(message: Message, speakers: Sequence[str]) -> str:
@@ -44,7 +49,7 @@ def lines_of(message: Message, speakers: Sequence[str]) -> str:
     if len(lines) < 2:
         return message.full_text
     wanted = set(speakers)
-    said = [text for who, text in lines if wanted & set(normalize_name(who).split())]
+    said = [text for who, text in lines if wanted & _name_words(who)]
     return "\n".join(said) if said else message.full_text
 
 
