@@ -13,7 +13,8 @@
   past-tense attribute is an event).
 - `FUNCTION_WORDS` ⊂ `STOP_WORDS`: a question's content words keep "like", "time", "year"
   ("What did she like?"), so question analysis drops only the function words; extraction
-  also drops conversational filler.
+  also drops conversational filler. "now" / "currently" ask for the latest state ("What is
+  Jordan's job now?"); as search terms they only find other sentences with "for now" in them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ FUNCTION_WORDS: frozenset[str] = frozenset(
     a an the and or of to in on at for with by from is are was were be been do does did
     what which who whom whose when where why how many much has have had i you he she they
     we it his her their our my your me him them this that these those as about would could
-    should likely any some all ever
+    should likely any some all ever now currently nowadays
     """.split()
 )
 # Function words plus chat filler and bare evaluations ("cool", "awesome"): in conversational

@@ -20,6 +20,7 @@ def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
     if len(evidence) > max_evidence:
         lines.append(f"  … {len(evidence) - max_evidence} more evidence messages")
     for c in result["claims"][:3]:
-        lines.append("  changed: " + ClaimLine.model_validate(c).render())
+        label = "now" if c["status"] == "active" else "changed"
+        lines.append(f"  {label}: " + ClaimLine.model_validate(c).render())
     lines.append(f"  context tokens: {result['context_tokens']}")
     return "\n".join(lines)

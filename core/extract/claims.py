@@ -50,7 +50,8 @@ _DURATION_NOW = "".join(rf"(?<!{unit}\s)" for unit in _DURATION_WORDS)
 """Not after "for four months", "a while": "now" there is a duration, not a change."""
 _CHANGE_CUES = re.compile(
     r"(?i)\b(?:no\s+longer|used\s+to|switch(?:ed|ing)?\s+to|actually|any\s?more|chang(?:ed|ing)"
-    r"|mov(?:ed|ing))\b|(?<!right\s)(?<!for\s)(?<!until\s)(?<!by\s)(?<!from\s)(?<!just\s)"
+    r"|mov(?:ed|ing)|relocat(?:ed|ing))\b"
+    r"|(?<!right\s)(?<!for\s)(?<!until\s)(?<!by\s)(?<!from\s)(?<!just\s)"
     + _DURATION_NOW
     + r"\bnow\b"
 )
@@ -78,6 +79,9 @@ _NEW_CLAUSE = re.compile(
 _TRAILING_ADVERBS = re.compile(
     r"(?:\s+(?:any\s?more|lately|recently|again|though|too|now|either))+$", re.IGNORECASE
 )
+_CLAUSE_JOINS = {"so", "and", "but", "then"}
+_MOVE = re.compile(r"(?:will |going to )?(?:move|moves|moved|moving|relocat\w+) to")
+"""A move says where the subject lives from then on: one slot with "lives in"."""
 _LEAD_ADVERBS = set("actually anyway btw also just recently finally lately plus and but".split())
 _SLANG = {"gonna": ["going", "to"], "wanna": ["want", "to"], "gotta": ["have", "to"]}
 _IS_HOSTS = set("it that he she what there here who this everything something".split())
@@ -265,10 +269,16 @@ def _tidy(text: str) -> str:
 
 
 def _first_person_clause(words: list[str]) -> list[str]:
-    """The words from a later first-person clause ("As of last week, I live in ..."), if any:
-    an "I"/"we" after a comma or within the first few words of the sentence."""
+    """The words from a later first-person clause ("As of last week, I live in ...", "Ciarán
+    got a job there, so we're moving"), if any: an "I"/"we" within the first few words of the
+    sentence, or after a comma (and a conjunction)."""
     for i, word in enumerate(words[1:], start=1):
-        if word.lower() in _FIRST_PERSON and (words[i - 1] in {",", ";", ":"} or i <= 4):
+        if word.lower() not in _FIRST_PERSON:
+            continue
+        before = words[i - 1].lower()
+        if before in _CLAUSE_JOINS and i >= 2:
+            before = words[i - 2]
+        if before in {",", ";", ":"} or i <= 4:
             return words[i:]
     return []
 
@@ -306,6 +316,8 @@ def sentence_claim(
     if predicate is None:
         return None
     attribute, object_words, negated = predicate
+    if _MOVE.fullmatch(attribute):
+        attribute = "lives in"
     value, rest = _value(object_words, [span for span, _ in dates])
     dates = _own_clause_dates(dates, rest)
     if value.lower().startswith("no "):

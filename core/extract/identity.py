@@ -16,8 +16,9 @@ from arborwiki.core.extract.transcript import ROLE_WORDS
 from arborwiki.core.records import Claim, Message, Snapshot
 from arborwiki.core.words import normalize_name
 
-_NAME = re.compile(r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?")
+_NAME = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"
 """One or two capitalised words: what "I'm Jordan" or "my name is Jordan Lee" gives."""
+_GIVES_NAME = re.compile(rf"\b(?i:(my name is)|i'm|i’m|i am)\s+({_NAME})")
 
 
 def _role_subjects(messages: list[Message]) -> set[str]:
@@ -31,27 +32,30 @@ def _called_by_others(name: str, role: str, messages: list[Message]) -> bool:
     return any(normalize_name(m.speaker) != role and word.search(m.text) for m in messages)
 
 
-def owner_name(snapshots: list[Snapshot], messages: list[Message]) -> tuple[str, str] | None:
-    """(role subject, name): the owner said "my name is X", or said "I'm X" and someone
-    else in the archive calls them X (so "I'm American" names no one). None otherwise."""
+def owner_name(messages: list[Message]) -> tuple[str, str] | None:
+    """(role subject, name): the owner, labelled by a role, said "my name is X", or said
+    "I'm X" and someone else in the archive calls them X (so "I'm American" names no one).
+    None otherwise. Read from the messages alone, so the build (claims) and a question
+    ("What is Jordan's job?") find the same name."""
     roles = _role_subjects(messages) if messages else set()
-    for claim in (c for s in snapshots for c in s.claims):
-        if claim.subject not in roles or claim.negated:
+    for message in messages:
+        role = normalize_name(message.speaker)
+        if message.role != "user" or role not in roles:
             continue
-        if claim.attribute not in {"is", "name"} or not _NAME.fullmatch(claim.value):
-            continue
-        name = normalize_name(claim.value)
-        if not name or name in STOP_WORDS or name in ROLE_WORDS:
-            continue
-        if claim.attribute == "name" or _called_by_others(claim.value, claim.subject, messages):
-            return claim.subject, name
+        for match in _GIVES_NAME.finditer(message.text):
+            said, value = match.group(1), match.group(2)
+            name = normalize_name(value)
+            if not name or name in STOP_WORDS or name in ROLE_WORDS:
+                continue
+            if said or _called_by_others(value, role, messages):
+                return role, name
     return None
 
 
 def name_the_owner(snapshots: list[Snapshot], messages: list[Message]) -> list[Snapshot]:
     """Snapshots with the owner's role-subject claims moved to their name (the claim that
     gave the name, now "jordan is Jordan", is dropped); unchanged when no name is given."""
-    found = owner_name(snapshots, messages)
+    found = owner_name(messages)
     if found is None:
         return snapshots
     role, name = found

@@ -143,6 +143,22 @@ def beliefs_about(claims: list[Claim], words: set[str]) -> list[Claim]:
     return [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
 
 
+def current_beliefs(
+    claims: list[Claim], named: set[str], slots: set[str], words: set[str]
+) -> list[Claim]:
+    """The active claims about the named people whose one-value slot ("lives in", "works
+    as": `slots`) the question's words ask about, latest first."""
+    found = [
+        c
+        for c in claims
+        if c.status == "active"
+        and c.subject in named
+        and c.attribute in slots
+        and words & stems(c.attribute)
+    ]
+    return sorted(found, key=lambda c: c.recorded_at, reverse=True)
+
+
 @dataclass(frozen=True)
 class Route:
     """What routing decided for one question (shared by queries and the evaluation)."""
@@ -515,10 +531,21 @@ class QueryService:
     ) -> tuple[list[ClaimLine], int]:
         """Revised or deprecated claims on the selected trajectories about what the question
         asks (`beliefs_about`), each with the claim that replaced it, so the answer uses the
-        active value and sees what changed. Active claims are not repeated: their sentences
-        are in the evidence messages already."""
-        claims = [c for c in self.reader.claims(user_id, selected) if c.status != "active"]
-        relevant = beliefs_about(claims, subject_free_stems(info))
+        active value and sees what changed; then the current value of each one-value slot
+        ("lives in", "works as") of the people the question names that it asks about
+        (`current_beliefs`): the message that set it may say it in other words ("we're
+        moving to Galway" for "Where does Aoife live now?")."""
+        changed = [c for c in self.reader.claims(user_id, selected) if c.status != "active"]
+        words = subject_free_stems(info)
+        relevant = beliefs_about(changed, words)
+        named = {*info.entities, *self._named_speakers(user_id, info.text)}
+        slots = set(self.cfg.lifecycle.single_valued_attributes)
+        shown = {c.superseded_by for c in relevant}  # already there as "→ new value"
+        current = [
+            c
+            for c in current_beliefs(self.reader.all_claims(user_id), named, slots, words)
+            if c.claim_id not in shown
+        ]
         successors = {
             c.claim_id: c
             for c in self.reader.claims_by_id(
@@ -526,7 +553,7 @@ class QueryService:
             )
         }
         lines, used = [], 0
-        for c in relevant:
+        for c in [*relevant, *current]:
             successor = successors.get(c.superseded_by or "")
             line = ClaimLine(
                 claim_id=c.claim_id,

@@ -9,7 +9,8 @@ they take part in every session, as in one two-person chat).
 
 Who takes part: a message's speaker, and every `Name:` label of a message that quotes a
 conversation turn by turn (core/extract/transcript.py); role words ("user", "assistant")
-name no one.
+name no one, but an owner labelled "user" who gives their name (core/extract/identity.py)
+speaks under it too.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arborwiki.core.extract.dates import date_spans
+from arborwiki.core.extract.identity import owner_name
 from arborwiki.core.extract.transcript import ROLE_WORDS, speaker_lines
 from arborwiki.core.records import Message
 from arborwiki.core.words import STOP_WORDS, clitic_off, normalize_name
@@ -67,8 +69,12 @@ class SpeakerSessions:
             (index.setdefault(m.session_id, len(index)) for m in messages), np.int64, len(messages)
         )
         spoken: dict[str, np.ndarray] = {}
+        owner = owner_name(list(messages))
         for row, message in zip(rows, messages, strict=True):
-            for word in participants(message):
+            words = participants(message)
+            if owner and message.role == "user" and normalize_name(message.speaker) == owner[0]:
+                words |= set(owner[1].split())  # "user" who said "I'm Jordan" is Jordan
+            for word in words:
                 spoken.setdefault(word, np.zeros(len(index), dtype=bool))[row] = True
         return cls(rows, spoken)
 

@@ -184,6 +184,9 @@ class WordReader:
     def claims_by_id(self, user_id, claim_ids):  # noqa: ANN001, ANN201
         return []
 
+    def all_claims(self, user_id):  # noqa: ANN001, ANN201
+        return []
+
 
 @pytest.fixture(scope="module")
 def service() -> QueryService:

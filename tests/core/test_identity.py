@@ -58,5 +58,5 @@ def test_im_american_names_no_one_and_named_speakers_keep_their_name() -> None:
     american = chat(("user", "I'm American. I live in Oslo."), ("assistant", "Hello!"))
     assert subjects(american) == [("user", "is", "American"), ("user", "lives in", "Oslo")]
     named = chat(("Ann", "I'm Annie. I live in Oslo."), ("assistant", "Hi Annie!"))
-    assert owner_name(memory(named).snapshots, named) is None
+    assert owner_name(named) is None
     assert ("ann", "lives in", "Oslo") in subjects(named)

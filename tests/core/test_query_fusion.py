@@ -219,3 +219,28 @@ def test_changed_beliefs_are_shown_for_what_the_question_asks_not_its_subject() 
         "c1",
         "c2",
     ]
+
+
+def test_current_beliefs_are_the_named_peoples_asked_one_value_slots() -> None:
+    from arborwiki.core.query.questions import subject_free_stems
+    from arborwiki.core.query.service import current_beliefs
+    from tests.core.wiki_fixtures import claim
+
+    old = claim("c1", "s1", "t1", "lives in", "Dublin", 1, ["m1"], subject="aoife")
+    old = old.model_copy(update={"status": "revised"})
+    home = claim("c2", "s2", "t2", "lives in", "Galway", 3, ["m2"], subject="aoife")
+    job = claim("c3", "s3", "t1", "works as", "a data analyst", 2, ["m3"], subject="aoife")
+    liked = claim("c4", "s4", "t1", "loves", "living by the sea", 4, ["m4"], subject="aoife")
+    other = claim("c5", "s5", "t3", "lives in", "Cork", 5, ["m5"], subject="ciaran")
+    claims = [old, home, job, liked, other]
+    slots = {"lives in", "works as"}
+    known = frozenset({"aoife", "ciaran"})
+
+    def current(question: str, named: set[str]) -> list[str]:
+        words = subject_free_stems(analyze_question(question, known))
+        return [c.claim_id for c in current_beliefs(claims, named, slots, words)]
+
+    assert current("Where does Aoife live now?", {"aoife"}) == ["c2"]  # active, her slot
+    assert current("Where does Aoife work?", {"aoife"}) == ["c3"]
+    assert current("Where does Aoife live?", set()) == []  # no one named
+    assert current("Where do Aoife and Ciaran live?", {"aoife", "ciaran"}) == ["c5", "c2"]

@@ -74,3 +74,25 @@ def test_lines_of_a_quoted_conversation_are_what_the_named_speakers_say() -> Non
     assert lines_of(merged, ["maria"]) == merged.full_text  # not in it: all of it
     assert lines_of(merged, []) == merged.full_text
     assert lines_of(msg(1, "s1", "John", "I ran 5k."), ["john"]) == "I ran 5k."
+
+
+def test_an_owner_labelled_user_who_gives_a_name_speaks_under_it() -> None:
+    def turn(i: int, session: str, role: str, text: str) -> Message:
+        return make_message(
+            f"m{i}", text, user_id="user-9", session_id=session, speaker=role, role=role
+        )
+
+    messages = [
+        turn(0, "s1", "user", "Hi! I'm Jordan. I bake bread."),
+        turn(1, "s1", "assistant", "Nice to meet you, Jordan!"),
+        turn(2, "s2", "user", "We got a third fish."),
+        turn(3, "s3", "assistant", "Welcome back."),
+    ]
+    table = SpeakerSessions.of(messages)
+    assert table.names == {"jordan"}
+    assert table.rows(["jordan"]).tolist() == [True, True, True, False]
+    question = "What is Jordan's job now?"
+    assert named_speakers(question, table.names) == ["jordan"]
+    assert without_names(question, ["jordan"]) == "What is job now"
+    # "I'm Jordan" that no one else says names no one ("I'm American")
+    assert SpeakerSessions.of([messages[0], messages[2]]).names == set()

@@ -380,3 +380,20 @@ def test_an_assistants_statements_about_itself_make_no_claim(extractor: RuleExtr
 )
 def test_change_cues(extractor: RuleExtractor, text: str, cue: bool) -> None:
     assert only_claim(one(extractor, ("Caroline", text))).change_cue is cue
+
+
+def test_a_move_says_where_the_speaker_lives_from_then_on(extractor: RuleExtractor) -> None:
+    # The first clause is about someone else; the speaker's own clause after ", so" is the
+    # claim, and moving to a place fills the "lives in" slot (dated forward: said in May).
+    said = "Okay, news: Ciarán got a job at the university, so we're moving to Galway in June."
+    claim = only_claim(one(extractor, ("Caroline", said)))
+    assert (claim.subject, claim.attribute, claim.value) == ("caroline", "lives in", "Galway")
+    assert (claim.event_time, claim.change_cue) == ("2023-06-01", True)
+    relocated = only_claim(one(extractor, ("Caroline", "We relocated to Lisbon in March.")))
+    assert (relocated.attribute, relocated.value, relocated.change_cue) == (
+        "lives in",
+        "Lisbon",
+        True,
+    )
+    stayed = only_claim(one(extractor, ("Caroline", "It rained all day, so I stayed home.")))
+    assert (stayed.subject, stayed.attribute, stayed.value) == ("caroline", "stayed", "home")

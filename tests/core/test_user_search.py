@@ -21,6 +21,8 @@ def _search(texts: list[str] = TEXTS, vectors: np.ndarray = VECTORS) -> UserSear
 def test_analysis_folds_stems_and_drops_function_words() -> None:
     assert analyze("The Dogs were RUNNING in Zürich!") == ["dog", "run", "zurich"]
     assert analyze("x" * 41 + " ok") == ["ok"]  # longer than 40 characters: not a term
+    # "now" asks for the latest state; as a term it found "for now" and "it's upside down now"
+    assert analyze("What is his job now, currently?") == ["job"]
 
 
 def test_bm25_scores_by_hand() -> None:
