@@ -79,7 +79,7 @@ _NEW_CLAUSE = re.compile(
 _TRAILING_ADVERBS = re.compile(
     r"(?:\s+(?:any\s?more|lately|recently|again|though|too|now|either))+$", re.IGNORECASE
 )
-_CLAUSE_JOINS = {"so", "and", "but", "then"}
+_CLAUSE_JOINS = {"so"}
 _MOVE = re.compile(r"(?:will |going to )?(?:move|moves|moved|moving|relocat\w+) to")
 """A move says where the subject lives from then on: one slot with "lives in"."""
 _LEAD_ADVERBS = set("actually anyway btw also just recently finally lately plus and but".split())
@@ -271,7 +271,7 @@ def _tidy(text: str) -> str:
 def _first_person_clause(words: list[str]) -> list[str]:
     """The words from a later first-person clause ("As of last week, I live in ...", "Ciarán
     got a job there, so we're moving"), if any: an "I"/"we" within the first few words of the
-    sentence, or after a comma (and a conjunction)."""
+    sentence, or after a comma (and "so")."""
     for i, word in enumerate(words[1:], start=1):
         if word.lower() not in _FIRST_PERSON:
             continue
