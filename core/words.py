@@ -141,6 +141,13 @@ def only_noun(word: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
+def only_adverb(word: str) -> bool:
+    """Whether the lexicon knows `word` as an adverb and nothing else ("slowly", "honestly";
+    not "early", "reply"): a word between a subject and its verb that is not the verb."""
+    return getAllLemmas(word).keys() == {"ADV"}
+
+
+@lru_cache(maxsize=1 << 16)
 def past_tense_only(word: str) -> bool:
     """Whether `word` is a verb's past tense and no other form of it: "made", "went",
     "visited"; not "put" or "read" (also present), nor "feels"."""

@@ -18,6 +18,7 @@ from arborwiki.core.extract.dates import normalize_dates
 from arborwiki.core.extract.features import Names, normalize_name
 from arborwiki.core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS, TITLES
 from arborwiki.core.extract.schema import ClaimDraft
+from arborwiki.core.words import only_adverb
 
 MAX_VALUE_WORDS = 12
 _MAX_PROPERTY_WORDS = 4
@@ -177,7 +178,8 @@ def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bo
     while i < len(words):
         low = words[i].lower()
         is_have_aux = low in _HAVE and _participle_follows(words, i + 1)
-        if low in _BE_PRESENT | _BE_PAST | _DO | _MODALS | _ADVERBS or low == "n't" or is_have_aux:
+        adverb = low in _ADVERBS or (low.endswith("ly") and only_adverb(low))
+        if low in _BE_PRESENT | _BE_PAST | _DO | _MODALS or adverb or low == "n't" or is_have_aux:
             aux.append(low)
             i += 1
         elif i + 1 < len(words) and (low, words[i + 1].lower()) in _TWO_WORD_AUX:

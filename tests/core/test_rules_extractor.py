@@ -397,3 +397,11 @@ def test_a_move_says_where_the_speaker_lives_from_then_on(extractor: RuleExtract
     )
     stayed = only_claim(one(extractor, ("Caroline", "It rained all day, so I stayed home.")))
     assert (stayed.subject, stayed.attribute, stayed.value) == ("caroline", "stayed", "home")
+
+
+def test_an_adverb_before_the_verb_is_not_the_verb(extractor: RuleExtractor) -> None:
+    said = "I slowly formed connections by listening."  # was "slowlies: formed connections"
+    claim = only_claim(one(extractor, ("Caroline", said)))
+    assert (claim.attribute, claim.value) == ("formed", "connections by listening")
+    claim = only_claim(one(extractor, ("Caroline", "I honestly love this town.")))
+    assert (claim.attribute, claim.value) == ("loves", "this town")
