@@ -151,9 +151,9 @@ def current_beliefs(
     found = [
         c
         for c in claims
-        if c.status == "active"
+        if c.attribute in slots
         and c.subject in named
-        and c.attribute in slots
+        and c.status == "active"
         and words & stems(c.attribute)
     ]
     return sorted(found, key=lambda c: c.recorded_at, reverse=True)
@@ -178,6 +178,8 @@ class Route:
     # Hits among the messages dated near the days or months the question names (see
     # QueryService.dated_hits); fused with the global hits at every budget.
     dated: list[MessageRef] = field(default_factory=list)
+    # The speakers the question names (core/query/speakers.py).
+    speakers: list[str] = field(default_factory=list)
 
     @property
     def selected_ids(self) -> list[str]:
@@ -220,7 +222,9 @@ class QueryService:
         chosen = select_trajectories(candidates, targets, qc.k if k is None else k, qc)
         routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
         dated = self.dated_hits(user_id, info, vector, speakers)
-        return Route(user_id, info, pages, hits, trajectories, chosen, routed, hit_lists, dated)
+        return Route(
+            user_id, info, pages, hits, trajectories, chosen, routed, hit_lists, dated, speakers
+        )
 
     def _named_speakers(self, user_id: str, question: str) -> list[str]:
         if not self.cfg.query.speaker_sessions:
@@ -405,12 +409,7 @@ class QueryService:
         qc = self.cfg.query
         _at_least_one("budget_tokens", budget_tokens)
         budget_tokens = budget_tokens or qc.budget_tokens
-        claims, claim_tokens = self._claims(
-            route.user_id,
-            route.selected_ids,
-            route.info,
-            int(budget_tokens * qc.claim_budget_share),
-        )
+        claims, claim_tokens = self._claims(route, int(budget_tokens * qc.claim_budget_share))
         admitted = self.evidence_order(route, budget_tokens - claim_tokens)
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
@@ -526,26 +525,29 @@ class QueryService:
             members.sort(key=lambda r: r.message.turn_index)
         return grouped
 
-    def _claims(
-        self, user_id: str, selected: list[str], info: QuestionInfo, budget_tokens: int
-    ) -> tuple[list[ClaimLine], int]:
+    def _claims(self, route: Route, budget_tokens: int) -> tuple[list[ClaimLine], int]:
         """Revised or deprecated claims on the selected trajectories about what the question
         asks (`beliefs_about`), each with the claim that replaced it, so the answer uses the
         active value and sees what changed; then the current value of each one-value slot
         ("lives in", "works as") of the people the question names that it asks about
         (`current_beliefs`): the message that set it may say it in other words ("we're
         moving to Galway" for "Where does Aoife live now?")."""
-        changed = [c for c in self.reader.claims(user_id, selected) if c.status != "active"]
+        user_id, info = route.user_id, route.info
+        changed = [
+            c for c in self.reader.claims(user_id, route.selected_ids) if c.status != "active"
+        ]
         words = subject_free_stems(info)
         relevant = beliefs_about(changed, words)
-        named = {*info.entities, *self._named_speakers(user_id, info.text)}
+        named = {*info.entities, *route.speakers}
         slots = set(self.cfg.lifecycle.single_valued_attributes)
         shown = {c.superseded_by for c in relevant}  # already there as "→ new value"
-        current = [
-            c
-            for c in current_beliefs(self.reader.all_claims(user_id), named, slots, words)
-            if c.claim_id not in shown
-        ]
+        current = []
+        if named and words:
+            current = [
+                c
+                for c in current_beliefs(self.reader.all_claims(user_id), named, slots, words)
+                if c.claim_id not in shown
+            ]
         successors = {
             c.claim_id: c
             for c in self.reader.claims_by_id(
