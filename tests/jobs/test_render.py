@@ -1,0 +1,56 @@
+"""The terminal rendering of a query result: evidence in admission order, then a changed
+belief as old → new and a slot's current value as "now"."""
+
+from __future__ import annotations
+
+from arborwiki.jobs.render import render_result
+
+
+def _claim(cid: str, text: str, status: str, src: str, **more: object) -> dict[str, object]:
+    return {"claim_id": cid, "text": text, "status": status, "source_message_ids": [src], **more}
+
+
+def test_changed_and_current_beliefs_are_labelled_apart() -> None:
+    result = {
+        "user_id": "aoife",
+        "question": "Where does Aoife live now?",
+        "pages": [{"kind": "entity", "title": "aoife"}],
+        "candidate_trajectories": 3,
+        "trajectories": [{"title": "galway"}],
+        "evidence": [
+            {
+                "message_id": "m2",
+                "timestamp": "2024-04-30T12:10:00Z",
+                "speaker": "Aoife",
+                "text": "so we're moving to Galway in June.",
+                "admitted": 1,
+            },
+            {
+                "message_id": "m1",
+                "timestamp": "2023-11-18T09:00:00Z",
+                "speaker": "Aoife",
+                "text": "I work in Dublin.",
+                "admitted": 0,
+            },
+        ],
+        "claims": [
+            _claim(
+                "c1",
+                "aoife works at Acme (2023-11-18)",
+                "revised",
+                "m1",
+                replaced_by="aoife works at Tallyhawk (2024-01-02)",
+                replaced_by_message_ids=["m3"],
+            ),
+            _claim("c2", "aoife lives in Galway (2024-06-01)", "active", "m2"),
+        ],
+        "context_tokens": 40,
+    }
+    lines = render_result(result).splitlines()
+    assert lines[3].startswith("  [m1] 2023-11-18 Aoife:")  # admitted first, shown first
+    assert lines[4].startswith("  [m2] 2024-04-30 Aoife:")
+    assert lines[5] == (
+        "  changed: [m1] aoife works at Acme (2023-11-18) (revised → aoife works at Tallyhawk"
+        " (2024-01-02) [m3])"
+    )
+    assert lines[6] == "  now: [m2] aoife lives in Galway (2024-06-01) (active)"
