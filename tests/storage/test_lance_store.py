@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pytest
+from lancedb.index import FTS
 
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import LanceMemoryReader
@@ -118,7 +119,7 @@ def test_page_text_search_matches_page_words_not_citations(
 def test_an_index_left_by_an_older_store_is_dropped(tmp_path: Path) -> None:
     store = LanceStore(tmp_path)
     store.upsert("wiki_pages", _pages(["alice", "bob"]), dim=4)
-    store.table("wiki_pages").create_fts_index("markdown")  # what older stores kept
+    store.table("wiki_pages").create_index("markdown", config=FTS())  # what older stores kept
     assert len(store.table("wiki_pages").list_indices()) == 1
     store.build_indexes()
     assert [tuple(ix.columns) for ix in store.table("wiki_pages").list_indices()] == [("user_id",)]
