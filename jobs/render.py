@@ -20,7 +20,6 @@ def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
     if len(evidence) > max_evidence:
         lines.append(f"  … {len(evidence) - max_evidence} more evidence messages")
     for c in result["claims"][:3]:
-        label = "now" if c["status"] == "active" else "changed"
-        lines.append(f"  {label}: " + ClaimLine.model_validate(c).render())
+        lines.append("  " + ClaimLine.model_validate(c).labelled())
     lines.append(f"  context tokens: {result['context_tokens']}")
     return "\n".join(lines)

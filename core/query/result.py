@@ -33,7 +33,8 @@ class EvidenceMessage(BaseModel):
 
 
 class ClaimLine(BaseModel):
-    """A changed belief in compact form: "alice lives in Portland" → "alice lives in Denver"."""
+    """A changed belief in compact form: "alice lives in Portland" → "alice lives in Denver",
+    or (status "active") the current value of a slot the question asks about."""
 
     claim_id: str
     text: str
@@ -47,6 +48,11 @@ class ClaimLine(BaseModel):
         if self.replaced_by:
             line += f" → {self.replaced_by} [{', '.join(self.replaced_by_message_ids)}]"
         return line + ")"
+
+    def labelled(self) -> str:
+        """The line as the evidence block shows it: "now:" for a current value, "changed:"
+        for a belief that was revised or deprecated."""
+        return f"{'now' if self.status == 'active' else 'changed'}: {self.render()}"
 
 
 class QueryResult(BaseModel):
@@ -68,7 +74,7 @@ class QueryResult(BaseModel):
         for e in self.evidence:
             lines.append(f"  [{e.message_id}] {e.timestamp:%Y-%m-%d} {e.speaker}: {e.text}")
         for c in self.claims:
-            lines.append(f"  changed: {c.render()}")
+            lines.append(f"  {c.labelled()}")
         return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@ belief as old → new and a slot's current value as "now"."""
 
 from __future__ import annotations
 
+from arborwiki.core.query.result import QueryResult
 from arborwiki.jobs.render import render_result
 
 
@@ -10,8 +11,8 @@ def _claim(cid: str, text: str, status: str, src: str, **more: object) -> dict[s
     return {"claim_id": cid, "text": text, "status": status, "source_message_ids": [src], **more}
 
 
-def test_changed_and_current_beliefs_are_labelled_apart() -> None:
-    result = {
+def _result() -> dict[str, object]:
+    return {
         "user_id": "aoife",
         "question": "Where does Aoife live now?",
         "pages": [{"kind": "entity", "title": "aoife"}],
@@ -46,7 +47,10 @@ def test_changed_and_current_beliefs_are_labelled_apart() -> None:
         ],
         "context_tokens": 40,
     }
-    lines = render_result(result).splitlines()
+
+
+def test_changed_and_current_beliefs_are_labelled_apart() -> None:
+    lines = render_result(_result()).splitlines()
     assert lines[3].startswith("  [m1] 2023-11-18 Aoife:")  # admitted first, shown first
     assert lines[4].startswith("  [m2] 2024-04-30 Aoife:")
     assert lines[5] == (
@@ -54,3 +58,15 @@ def test_changed_and_current_beliefs_are_labelled_apart() -> None:
         " (2024-01-02) [m3])"
     )
     assert lines[6] == "  now: [m2] aoife lives in Galway (2024-06-01) (active)"
+
+
+def test_the_evidence_block_for_a_model_labels_them_the_same_way() -> None:
+    result = _result()
+    result["pages"] = []
+    result["trajectories"] = []
+    for e in result["evidence"]:  # type: ignore[union-attr]
+        e["trajectory_id"], e["why"] = None, "hit"
+    block = QueryResult.model_validate(result).render().splitlines()
+    assert block[0] == "Q: Where does Aoife live now?"
+    assert block[-2].startswith("  changed: [m1] aoife works at Acme")
+    assert block[-1] == "  now: [m2] aoife lives in Galway (2024-06-01) (active)"
