@@ -83,6 +83,9 @@ _TRAILING_ADVERBS = re.compile(
 _CLAUSE_JOINS = {"so"}
 _MOVE = re.compile(r"(?:will |going to )?(?:move|moves|moved|moving|relocat\w+) to")
 """A move says where the subject lives from then on: one slot with "lives in"."""
+_NEW_JOB_VERBS = {"got", "landed", "accepted", "started", "took", "gets", "starts", "takes"}
+_NEW_JOB = re.compile(r"(?i)(?:the|a|my|this|that)?\s*(?:new\s+)?job\s+(as|at|with)\s+(.+)")
+"""A new job says what the subject works as / where from then on ("I got the job at X")."""
 _LEAD_ADVERBS = set("actually anyway btw also just recently finally lately plus and but".split())
 _SLANG = {"gonna": ["going", "to"], "wanna": ["want", "to"], "gotta": ["have", "to"]}
 _IS_HOSTS = set("it that he she what there here who this everything something".split())
@@ -321,6 +324,10 @@ def sentence_claim(
     if _MOVE.fullmatch(attribute):
         attribute = "lives in"
     value, rest = _value(object_words, [span for span, _ in dates])
+    job = _NEW_JOB.fullmatch(value) if attribute in _NEW_JOB_VERBS else None
+    if job:
+        attribute = "works as" if job.group(1).lower() == "as" else "works at"
+        value = job.group(2)
     dates = _own_clause_dates(dates, rest)
     if value.lower().startswith("no "):
         value, negated = value[3:], True
@@ -339,7 +346,7 @@ def sentence_claim(
         attribute=attribute[:80],
         value=value[:200],
         negated=negated,
-        change_cue=bool(_CHANGE_CUES.search(sentence)),
+        change_cue=bool(job) or bool(_CHANGE_CUES.search(sentence)),
         event_time=dates[0][1].isoformat() if dates else None,
         source_message_ids=[message_id],
     )

@@ -14,6 +14,7 @@ import numpy as np
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder, cosine
 from arborwiki.core.extract.base import Extractor
+from arborwiki.core.extract.lexicon import SLOT_WORDS
 from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.forest.evidence import history
 from arborwiki.core.query.chunks import chunk_ranking
@@ -147,16 +148,23 @@ def current_beliefs(
     claims: list[Claim], named: set[str], slots: set[str], words: set[str]
 ) -> list[Claim]:
     """The active claims about the named people whose one-value slot ("lives in", "works
-    as": `slots`) the question's words ask about, latest first."""
+    as": `slots`) the question's words ask about (its verb, or a word for it: "job" asks
+    about "works as", `SLOT_WORDS`): the latest per person and slot family
+    ("works as" and "works at" are one job: a later "works at Fernwood Labs" is what the
+    person does now, whether or not it revised the earlier "works as a barista")."""
+    asked = words | {SLOT_WORDS[w] for w in words if w in SLOT_WORDS}
     found = [
         c
         for c in claims
         if c.attribute in slots
         and c.subject in named
         and c.status == "active"
-        and words & stems(c.attribute)
+        and asked & stems(c.attribute)
     ]
-    return sorted(found, key=lambda c: c.recorded_at, reverse=True)
+    latest: dict[tuple[str, frozenset[str]], Claim] = {}
+    for c in sorted(found, key=lambda c: c.recorded_at, reverse=True):
+        latest.setdefault((c.subject, frozenset(stems(c.attribute))), c)
+    return list(latest.values())
 
 
 @dataclass(frozen=True)
@@ -542,10 +550,11 @@ class QueryService:
         slots = set(self.cfg.lifecycle.single_valued_attributes)
         shown = {c.superseded_by for c in relevant}  # already there as "→ new value"
         current = []
-        if named and words:
+        asked = stems(" ".join(info.tokens))  # "job" may name a trajectory entity too
+        if named and asked:
             current = [
                 c
-                for c in current_beliefs(self.reader.all_claims(user_id), named, slots, words)
+                for c in current_beliefs(self.reader.all_claims(user_id), named, slots, asked)
                 if c.claim_id not in shown
             ]
         successors = {

@@ -233,7 +233,7 @@ def test_current_beliefs_are_the_named_peoples_asked_one_value_slots() -> None:
     liked = claim("c4", "s4", "t1", "loves", "living by the sea", 4, ["m4"], subject="aoife")
     other = claim("c5", "s5", "t3", "lives in", "Cork", 5, ["m5"], subject="ciaran")
     claims = [old, home, job, liked, other]
-    slots = {"lives in", "works as"}
+    slots = {"lives in", "works as", "works at"}
     known = frozenset({"aoife", "ciaran"})
 
     def current(question: str, named: set[str]) -> list[str]:
@@ -244,3 +244,7 @@ def test_current_beliefs_are_the_named_peoples_asked_one_value_slots() -> None:
     assert current("Where does Aoife work?", {"aoife"}) == ["c3"]
     assert current("Where does Aoife live?", set()) == []  # no one named
     assert current("Where do Aoife and Ciaran live?", {"aoife", "ciaran"}) == ["c5", "c2"]
+    # One job: a later "works at" is what she does now, beside an earlier "works as".
+    claims.append(claim("c6", "s6", "t1", "works at", "Fernwood Labs", 6, ["m6"], subject="aoife"))
+    assert current("Where does Aoife work now?", {"aoife"}) == ["c6"]
+    assert current("What is Aoife's job now?", {"aoife"}) == ["c6"]  # "job": the work slot

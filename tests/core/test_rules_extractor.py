@@ -405,3 +405,19 @@ def test_an_adverb_before_the_verb_is_not_the_verb(extractor: RuleExtractor) -> 
     assert (claim.attribute, claim.value) == ("formed", "connections by listening")
     claim = only_claim(one(extractor, ("Caroline", "I honestly love this town.")))
     assert (claim.attribute, claim.value) == ("loves", "this town")
+
+
+def test_a_new_job_says_what_and_where_the_speaker_works(extractor: RuleExtractor) -> None:
+    cases = {
+        "I GOT THE JOB at Fernwood Labs!!! Junior backend developer.": (
+            "works at",
+            "Fernwood Labs",
+        ),
+        "I got a job as a nurse at OHSU.": ("works as", "a nurse at OHSU"),
+        "I just landed a new job with Acme Corp.": ("works at", "Acme Corp"),
+    }
+    for said, (attribute, value) in cases.items():
+        claim = only_claim(one(extractor, ("Caroline", said)))
+        assert (claim.attribute, claim.value, claim.change_cue) == (attribute, value, True)
+    other = only_claim(one(extractor, ("Caroline", "I got a job done.")))
+    assert (other.attribute, other.change_cue) == ("got", False)  # not a new job
