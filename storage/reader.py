@@ -303,6 +303,10 @@ class LanceMemoryReader:
         found = self._searchable_messages(user_id).speakers
         return found.names if found is not None else frozenset()
 
+    def owner_names(self, user_id: str) -> frozenset[str]:
+        found = self._searchable_messages(user_id).speakers
+        return found.owners if found is not None else frozenset()
+
     def trajectories(self, user_id: str, ids: list[str]) -> list[Trajectory]:
         cached = self._cached_trajectories(user_id)
         if cached is not None:

@@ -3,6 +3,7 @@ budget. Pure: storage comes in as a MemoryReader."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -95,6 +96,9 @@ def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> l
                 lines.append((-shared, p.rank, n, ids))
     ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids)
     return list(dict.fromkeys(ordered))[:limit]
+
+
+_FIRST_PERSON = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")
 
 
 def _at_least_one(name: str, value: int | None) -> None:
@@ -547,6 +551,8 @@ class QueryService:
         words = subject_free_stems(info)
         relevant = beliefs_about(changed, words)
         named = {*info.entities, *route.speakers}
+        if _FIRST_PERSON.search(info.text):  # "Where do I live now?", asked for the owner
+            named |= self.reader.owner_names(user_id)
         slots = set(self.cfg.lifecycle.single_valued_attributes)
         shown = {c.superseded_by for c in relevant}  # already there as "→ new value"
         current = []

@@ -61,6 +61,9 @@ class SpeakerSessions:
 
     sessions: np.ndarray  # row → session index
     spoken: dict[str, np.ndarray]  # name word → bool per session index
+    # Who "I" is in a question to the memory: the claim subjects of the owner's own turns
+    # (role "user"), the name a role-labelled owner gave standing for the role.
+    owners: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> SpeakerSessions:
@@ -70,13 +73,18 @@ class SpeakerSessions:
         )
         spoken: dict[str, np.ndarray] = {}
         owner = owner_name(list(messages))
+        owners: set[str] = set()
         for row, message in zip(rows, messages, strict=True):
             words = participants(message)
-            if owner and message.role == "user" and normalize_name(message.speaker) == owner[0]:
-                words |= set(owner[1].split())  # "user" who said "I'm Jordan" is Jordan
+            if message.role == "user":
+                who = normalize_name(message.speaker)
+                if owner and who == owner[0]:
+                    who = owner[1]  # "user" who said "I'm Jordan" is Jordan
+                    words |= set(who.split())
+                owners.add(who)
             for word in words:
                 spoken.setdefault(word, np.zeros(len(index), dtype=bool))[row] = True
-        return cls(rows, spoken)
+        return cls(rows, spoken, frozenset(owners))
 
     @property
     def names(self) -> frozenset[str]:

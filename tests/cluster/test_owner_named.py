@@ -19,6 +19,7 @@ TURNS = [
     ("2024-01-05T10:01:00Z", "assistant", "Nice to meet you, Jordan! Austin has great bakeries."),
     ("2024-03-02T09:00:00Z", "user", "Big news: Sam got a job offer, so we're moving to Denver."),
     ("2024-03-02T09:01:00Z", "assistant", "Congratulations Jordan! Denver is lovely."),
+    ("2024-04-01T09:00:00Z", "user", "I got a job at Blue Finch Coffee."),
 ]
 QUESTION = "Where does Jordan live now?"
 
@@ -50,10 +51,19 @@ def test_the_owner_speaks_under_their_name(store: str) -> None:
     assert route.hits[0].record.message.role == "user"
 
 
-def test_the_current_value_of_the_asked_slot_comes_with_its_source(store: str) -> None:
-    result = open_service(store, load_config()).query("user-9", QUESTION)
+@pytest.mark.parametrize("question", [QUESTION, "Where do I live now?"])
+def test_the_current_value_of_the_asked_slot_comes_with_its_source(
+    store: str, question: str
+) -> None:
+    result = open_service(store, load_config()).query("user-9", question)
     said = [
         (c.replaced_by or c.text, c.replaced_by_message_ids or c.source_message_ids)
         for c in result.claims
     ]
     assert any(t.startswith("jordan lives in Denver") and ids == ["m2"] for t, ids in said), said
+
+
+def test_i_in_a_question_is_the_owner(store: str) -> None:
+    result = open_service(store, load_config()).query("user-9", "Where do I work now?")
+    now = [(c.text, c.source_message_ids) for c in result.claims if c.status == "active"]
+    assert now == [("jordan works at Blue Finch Coffee (2024-04-01)", ["m4"])]

@@ -153,6 +153,9 @@ class WordReader:
     def speaker_names(self, user_id):  # noqa: ANN001, ANN201
         return frozenset()
 
+    def owner_names(self, user_id):  # noqa: ANN001, ANN201
+        return frozenset()
+
     def search_messages(
         self,
         user_id,

@@ -90,9 +90,13 @@ def test_an_owner_labelled_user_who_gives_a_name_speaks_under_it() -> None:
     ]
     table = SpeakerSessions.of(messages)
     assert table.names == {"jordan"}
+    assert table.owners == {"jordan"}  # who "I" is in "Where do I live now?"
     assert table.rows(["jordan"]).tolist() == [True, True, True, False]
     question = "What is Jordan's job now?"
     assert named_speakers(question, table.names) == ["jordan"]
     assert without_names(question, ["jordan"]) == "What is job now"
     # "I'm Jordan" that no one else says names no one ("I'm American")
-    assert SpeakerSessions.of([messages[0], messages[2]]).names == set()
+    unnamed = SpeakerSessions.of([messages[0], messages[2]])
+    assert (unnamed.names, unnamed.owners) == (set(), {"user"})
+    named = SpeakerSessions.of([msg(0, "s1", "Caroline"), msg(1, "s1", "Dana")])
+    assert named.owners == {"caroline", "dana"}  # both turns are role "user" here
