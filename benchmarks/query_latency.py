@@ -148,6 +148,7 @@ def measure(
             cells = [name, replicas, threads, len(samples), f"{p50:.1f}", f"{p95:.1f}"]
             rows.append(row([*cells, f"{p99:.1f}", f"{cpu_ms:.1f}", load_now()]))
             print(rows[-1], flush=True)
+    print(f"client: {client.sent['calls']} calls in {client.sent['batches']} actor calls")
     return rows
 
 

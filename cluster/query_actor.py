@@ -8,6 +8,8 @@ run or a rollback is picked up without a restart and no request mixes two runs.
 
 from __future__ import annotations
 
+import logging
+import pickle
 from typing import Any
 
 import ray
@@ -23,6 +25,12 @@ from arborwiki.cluster.runtime import store_task_options
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
 from arborwiki.storage.site import SiteCache
+
+BATCHED = frozenset(
+    {"query", "ask", "localize", "history", "ui_page", "current_run", "ready", "health"}
+)
+"""The methods `QueryActor.batch` runs: what a `QueryClient` may call."""
+log = logging.getLogger(__name__)
 
 
 class QueryActor:
@@ -70,6 +78,22 @@ class QueryActor:
         follow_runs(self.service)
         return self._sites.page(user_id, path)
 
+    def batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[bool, Any]]:
+        """Several calls in one actor call, answered in order: (True, result) or (False, the
+        exception). Concurrent callers' questions share one round trip (`QueryClient`), and
+        one failing question fails only itself."""
+        out: list[tuple[bool, Any]] = []
+        for method, args in calls:
+            try:
+                if method not in BATCHED:
+                    raise ValueError(f"not a query actor method: {method!r}")
+                out.append((True, getattr(self, method)(*args)))
+            except Exception as exc:  # noqa: BLE001 — handed back to that one caller
+                if not isinstance(exc, ValueError):
+                    log.exception("%s failed", method)
+                out.append((False, _picklable(exc)))
+        return out
+
     def current_run(self) -> str | None:
         """The run id this replica reads now (after following the pointer if due)."""
         follow_runs(self.service)
@@ -84,6 +108,15 @@ class QueryActor:
         """ "ok" only when the store still opens and holds tables; raises otherwise."""
         store_versions(self.service)
         return "ok"
+
+
+def _picklable(exc: Exception) -> Exception:
+    """The exception itself, or (one that does not pickle) a RuntimeError naming it."""
+    try:
+        pickle.dumps(exc)
+    except Exception:  # noqa: BLE001 — any pickling failure
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
 
 
 def replica_names(cfg: Config) -> list[str]:

