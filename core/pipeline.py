@@ -89,7 +89,7 @@ def compile_user(
         trajectories=trajectories,
         evidence=evidence,
         pages=pages,
-        message_vectors=message_vectors.tolist(),
+        message_vectors=message_vectors,
     )
 
 

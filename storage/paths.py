@@ -229,14 +229,17 @@ def write_text(path: str, text: str) -> None:
 
 def write_parquet(table: pa.Table, path: str) -> None:
     """One Parquet file, whole or absent: an object-store upload becomes visible only when
-    complete; locally a temporary file is renamed into place."""
+    complete; locally a temporary file is renamed into place. Without dictionary encoding:
+    these files are a build's own intermediates (parts, staged shards, drafts), read once,
+    and mostly unique text and vectors, where building dictionaries took two thirds of the
+    write (staged shards of 40K messages: 1.58 → 0.50 CPU s, 5 % larger, read 17 % faster)."""
     fs, inner = resolve(path)
     if is_uri(path):
-        pq.write_table(table, inner, filesystem=fs)
+        pq.write_table(table, inner, filesystem=fs, use_dictionary=False)
         return
     makedirs(os.path.dirname(inner))
     tmp = _temporary(inner)
-    pq.write_table(table, tmp)
+    pq.write_table(table, tmp, use_dictionary=False)
     os.replace(tmp, inner)
 
 

@@ -35,7 +35,7 @@ def _reference_messages(memory, dim: int) -> pa.Table:  # noqa: ANN001
             search_text=message.search_text,
             snapshot_id=sid,
             trajectory_id=trajectory_of.get(sid or ""),
-            vector=vector,
+            vector=vector.tolist(),
         )
         rows.append(record_row(stored))
     return pa.Table.from_pylist(rows, schema=schema_for("messages", dim))
