@@ -108,17 +108,21 @@ def _at_least_one(name: str, value: int | None) -> None:
 
 
 def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[Hit[MessageRef]]:
-    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties)."""
-    score: dict[str, float] = defaultdict(float)
+    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties).
+
+    Equal scores keep the order in which the messages first appeared — earlier list, then
+    better rank — because the dict keeps insertion order and the sort is stable."""
+    score: dict[str, float] = {}
     refs: dict[str, MessageRef] = {}
-    first: dict[str, tuple[int, int]] = {}
-    for li, (weight, ranked) in enumerate(lists):
+    for weight, ranked in lists:
         for rank, ref in enumerate(ranked):
             mid = ref.message.message_id
-            score[mid] += weight / (rrf_k + rank)
-            refs.setdefault(mid, ref)
-            first.setdefault(mid, (li, rank))
-    order = sorted(score, key=lambda m: (-score[m], first[m]))
+            if mid in score:
+                score[mid] += weight / (rrf_k + rank)
+            else:
+                score[mid] = weight / (rrf_k + rank)
+                refs[mid] = ref
+    order = sorted(score, key=score.__getitem__, reverse=True)
     return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
 
 
