@@ -34,6 +34,9 @@ batch (measured at 32 callers on two replicas, `query_latency.md`: 1, 2 and 3 in
 gave replica CPU 5.0 / 5.5 / 6.3 ms a call — a second batch in flight only splits the
 queue into smaller batches)."""
 
+IDLE_SECONDS = 1.0
+"""How long the answering thread waits with no batch out before it ends."""
+
 
 @dataclass
 class _Call:
@@ -126,8 +129,17 @@ class QueryClient:
                 self._dispatcher.start()
 
     def _dispatch(self) -> None:
+        """Answer returned batches; end when none is out and none came back for a while (a
+        client made per request leaves no thread behind; the next send starts another)."""
         while True:
-            index, batch, done = self._answers.get()
+            try:
+                index, batch, done = self._answers.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if not any(self._batches):
+                        self._dispatcher = None
+                        return
+                continue
             try:
                 self._answer(index, batch, done)
             except Exception as exc:  # noqa: BLE001 — no caller may wait forever

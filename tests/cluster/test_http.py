@@ -19,7 +19,7 @@ import ray
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.http_server import start_http, stop_http
 from arborwiki.cluster.query_actor import replica_names, start_query_actor
-from arborwiki.cluster.query_client import QueryClient
+from arborwiki.cluster.query_client import IDLE_SECONDS, QueryClient
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
@@ -207,6 +207,11 @@ def test_concurrent_calls_share_round_trips_and_fail_alone(base_url: str, cfg: C
     assert client.sent["batches"] < len(questions)
     with pytest.raises(ValueError, match="not a query actor method: 'batch'"):
         client.call("batch", [])
+    deadline = time.time() + 10 * IDLE_SECONDS
+    while client._dispatcher is not None and time.time() < deadline:
+        time.sleep(0.1)
+    assert client._dispatcher is None  # idle: its answering thread ended
+    assert client.query("bob", "Does Bob eat meat?")["user_id"] == "bob"  # and comes back
 
 
 @pytest.mark.parametrize(
