@@ -251,8 +251,8 @@ class QuarantineRow(Record):
 def _matrix(value: Any) -> np.ndarray:
     """Vectors as one float32 matrix, a row each (lists of floats are converted once)."""
     matrix = np.asarray(value, dtype=np.float32)
-    if matrix.size == 0:
-        return matrix.reshape(len(matrix), -1 if matrix.ndim == 2 else 0)
+    if matrix.ndim == 1 and matrix.size == 0:
+        return matrix.reshape(0, 0)  # [] : no messages
     if matrix.ndim != 2:
         raise ValueError(f"expected one vector per row, got an array of shape {matrix.shape}")
     return matrix

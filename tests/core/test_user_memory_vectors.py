@@ -29,7 +29,9 @@ def test_lists_become_a_float32_matrix_and_dump_back_to_lists() -> None:
 
 def test_no_vectors_is_an_empty_matrix() -> None:
     assert UserMemory(**EMPTY, evidence=[], pages=[]).message_vectors.shape == (0, 0)
-    assert _memory([]).message_vectors.shape[0] == 0
+    assert _memory([]).message_vectors.shape == (0, 0)
+    # what an embedder returns for no texts: zero rows of its dimension
+    assert _memory(np.zeros((0, 5), np.float32)).message_vectors.shape == (0, 5)
 
 
 @pytest.mark.parametrize("bad", [[[0.0], [1.0, 2.0]], [1.0, 2.0], [[["x"]]]])
