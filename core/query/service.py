@@ -162,16 +162,15 @@ def current_beliefs(
     person does now, whether or not it revised the earlier "works as a barista")."""
     asked = words | {SLOT_WORDS[w] for w in words if w in SLOT_WORDS}
     found = [
-        c
+        (c, family)
         for c in claims
-        if c.attribute in slots
-        and c.subject in named
-        and c.status == "active"
-        and asked & stems(c.attribute)
+        if c.attribute in slots and c.subject in named and c.status == "active"
+        for family in [frozenset(stems(c.attribute))]
+        if asked & family
     ]
     latest: dict[tuple[str, frozenset[str]], Claim] = {}
-    for c in sorted(found, key=lambda c: c.recorded_at, reverse=True):
-        latest.setdefault((c.subject, frozenset(stems(c.attribute))), c)
+    for c, family in sorted(found, key=lambda p: p[0].recorded_at, reverse=True):
+        latest.setdefault((c.subject, family), c)
     return list(latest.values())
 
 
