@@ -142,29 +142,22 @@ class QueryClient:
                 continue
             try:
                 self._answer(index, batch, done)
-            except Exception as exc:  # noqa: BLE001 — no caller may wait forever
+            except Exception as exc:  # noqa: BLE001 — the thread must outlive any one batch
                 for call in batch:
                     if not call.future.done():
                         call.future.set_exception(exc)
 
     def _answer(self, index: int, batch: list[_Call], done: Future[Any]) -> None:
-        """Hand a returned batch's answers to its callers, then send the replica's queue."""
+        """Hand a returned batch's answers to its callers, then send the replica's queue.
+        The batch leaves the replica's count whatever happens while answering: a slot left
+        taken would hold every later call to that replica back."""
         retry: list[_Call] = []
         try:
-            answers = done.result()
-        except ray.exceptions.RayActorError:  # died, or unreachable with no restart
-            with self._lock:
-                self._dead.add(index)
-            retry = batch
-        except Exception as exc:  # noqa: BLE001 — the batch call itself failed
+            retry = self._resolve(index, batch, done)
+        except Exception as exc:  # noqa: BLE001 — no caller of this batch may wait forever
             for call in batch:
-                call.future.set_exception(exc)
-        else:
-            for call, (ok, value) in zip(batch, answers, strict=True):
-                if ok:
-                    call.future.set_result(value)
-                else:
-                    call.future.set_exception(value)
+                if not call.future.done():
+                    call.future.set_exception(exc)
         with self._lock:
             self._batches[index] -= 1
             self._running[index] -= len(batch)
@@ -176,6 +169,25 @@ class QueryClient:
             self._enqueue(retry + queued)
         if following:
             self._send(index, following)
+
+    def _resolve(self, index: int, batch: list[_Call], done: Future[Any]) -> list[_Call]:
+        """Set each call's answer or exception; the calls to send again (replica died)."""
+        try:
+            answers = done.result()
+        except ray.exceptions.RayActorError:  # died, or unreachable with no restart
+            with self._lock:
+                self._dead.add(index)
+            return batch
+        except Exception as exc:  # noqa: BLE001 — the batch call itself failed
+            for call in batch:
+                call.future.set_exception(exc)
+            return []
+        for call, (ok, value) in zip(batch, answers, strict=True):
+            if ok:
+                call.future.set_result(value)
+            else:
+                call.future.set_exception(value)
+        return []
 
     # ---- calls --------------------------------------------------------------------------
     def call(self, method: str, *args: Any) -> Any:
