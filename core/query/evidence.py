@@ -93,8 +93,10 @@ def expand_evidence(
         for hit in threaded:
             for ref in _turns_at(hit.record, neighbours, distance):
                 budget.offer(ref, "thread")
-    for hit in threaded:
-        for ref in neighbours.get(hit.record.snapshot_id or "", []):
+    # Each snapshot once, in its best hit's order: a second pass over it could admit nothing
+    # (its turns are admitted, or did not fit a budget that has only filled since).
+    for snapshot_id in dict.fromkeys(h.record.snapshot_id or "" for h in threaded):
+        for ref in neighbours.get(snapshot_id, []):
             budget.offer(ref, "thread")
     return budget
 
