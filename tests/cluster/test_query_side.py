@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import Config, load_config
+from arborwiki.core.embedding import StaticEmbedder
+from arborwiki.core.query.chunks import sentences as chunk_sentences
 from arborwiki.core.query.service import QueryService
 from arborwiki.jobs.cli import app
 from arborwiki.jobs.export_wiki import export_wiki
@@ -126,3 +129,32 @@ def test_health_reads_the_store_and_fails_once_it_is_gone(
     shutil.rmtree(copy)
     with pytest.raises(RuntimeError, match="holds no tables"):
         store_versions(service)
+
+
+class CountingEmbedder(StaticEmbedder):
+    """The bundled static embedder, counting the texts it embeds, with `static` as given
+    (False: how the transformer embedder describes itself)."""
+
+    def __init__(self, static: bool) -> None:
+        super().__init__()
+        self.static = static
+        self.texts = 0
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self.texts += len(texts)
+        return super().embed(texts)
+
+
+@pytest.mark.parametrize("static", [True, False])
+def test_sentence_vectors_are_computed_for_a_static_embedder_only(
+    service: QueryService, static: bool
+) -> None:
+    cfg = Config()
+    cfg.query.chunk_vectors_min_tokens = 1  # every hit list counts as long
+    embedder = CountingEmbedder(static)
+    counting = QueryService(service.reader, embedder, cfg)
+    route = counting.route("alice", "How long was the long run?")
+    assert route.hits  # the question found messages, so there were sentences to embed
+    # the question itself, plus (static only) every sentence of every hit in the pool
+    sentences = sum(max(1, len(chunk_sentences(h.record.text))) for h in route.hits)
+    assert embedder.texts >= 1 + sentences if static else embedder.texts == 1

@@ -1,9 +1,6 @@
-"""The deterministic answer check, and the answer loop on a real QueryService.
-
-The model is a scripted `generate` (or a stdlib HTTP server playing an OpenAI-compatible
-endpoint); storage is `WordReader`, an in-memory MemoryReader (a double of storage only).
-Query routing, evidence expansion, prompts, parsing and the check are the real code.
-"""
+"""The deterministic answer check over a hand-made query result, and the OpenAI-compatible
+answer backend over real HTTP (a stdlib server playing the endpoint). The answer loop over a
+real build is tests/cluster/test_answer_loop.py."""
 
 from __future__ import annotations
 
@@ -17,13 +14,9 @@ import pytest
 from arborwiki.backends.answers import build_generate
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.answer.check import check_answer
-from arborwiki.core.answer.prompt import REWRITE_SYSTEM, rewrite_query_messages
 from arborwiki.core.answer.schema import AnswerDraft
-from arborwiki.core.config import AnswerConfig, Config
-from arborwiki.core.embedding import load_embedder
-from arborwiki.core.query.reader import Hit, MessageRef
+from arborwiki.core.config import AnswerConfig
 from arborwiki.core.query.result import ClaimLine, EvidenceMessage, QueryResult
-from arborwiki.core.query.service import QueryService
 from arborwiki.core.records import Message
 from tests.builders import make_message
 from tests.local_http import base_url, running
@@ -143,121 +136,7 @@ def test_abstains_when_nothing_valid_is_cited_or_the_model_abstains() -> None:
     assert (declined.supported, declined.abstained) == (True, True)
 
 
-# ---- the answer loop on a real QueryService ---------------------------------------------
-
-
-class WordReader:
-    """Message search by shared lowercase words (rank = most shared first); no pages,
-    trajectories or claims: enough storage for the query path to run for real."""
-
-    def speaker_names(self, user_id):  # noqa: ANN001, ANN201
-        return frozenset()
-
-    def owner_names(self, user_id):  # noqa: ANN001, ANN201
-        return frozenset()
-
-    def search_messages(
-        self,
-        user_id,
-        text,
-        vector,
-        limit,
-        mode="hybrid",
-        trajectory_ids=None,
-        dates=None,
-        speakers=(),
-    ):  # noqa: ANN001, ANN201, E501
-        words = set(text.lower().split())
-        scored = [(len(words & set(m.text.lower().split())), m) for m in MESSAGES]
-        ranked = [m for n, m in sorted(scored, key=lambda p: -p[0]) if n and m.user_id == user_id]
-        return [Hit(MessageRef(m, None, None), i, 1.0) for i, m in enumerate(ranked[:limit])]
-
-    def search_pages(self, user_id, text, vector, limit):  # noqa: ANN001, ANN201
-        return []
-
-    def trajectories(self, user_id, ids):  # noqa: ANN001, ANN201
-        return []
-
-    def messages_in_snapshots(self, user_id, snapshot_ids):  # noqa: ANN001, ANN201
-        return []
-
-    def claims(self, user_id, trajectory_ids):  # noqa: ANN001, ANN201
-        return []
-
-    def claims_by_id(self, user_id, claim_ids):  # noqa: ANN001, ANN201
-        return []
-
-    def all_claims(self, user_id):  # noqa: ANN001, ANN201
-        return []
-
-
-@pytest.fixture(scope="module")
-def service() -> QueryService:
-    cfg = Config()
-    return QueryService(WordReader(), load_embedder(cfg.embed.model_path), cfg)  # type: ignore[arg-type]
-
-
-class Script:
-    """The model: plays `replies` in order and records every request it was sent."""
-
-    def __init__(self, *replies: str) -> None:
-        self.replies = list(replies)
-        self.requests: list[list[dict[str, str]]] = []
-
-    def __call__(self, requests: list[list[dict[str, str]]]) -> list[str]:
-        self.requests.extend(requests)
-        return [self.replies.pop(0) for _ in requests]
-
-
-def reply(answer: str, cited: list[str], abstain: bool = False) -> str:
-    return draft(answer, cited, abstain=abstain).model_dump_json()
-
-
-def test_valid_answer_is_checked_against_the_query_evidence(service: QueryService) -> None:
-    model = Script(reply("It is 1,450 dollars [m2].", ["m2"]))
-    answered = Answerer(AnswerConfig(), model).answer(service, "u1", "rent in denver")
-    assert [e.message_id for e in answered.result.evidence] == ["m2"]
-    assert answered.answer.text == "It is 1,450 dollars [m2]."
-    assert (answered.answer.supported, answered.answer.abstained) == (True, False)
-    assert answered.rewritten_query is None
-    (request,) = model.requests
-    assert (
-        "[m2] 2024-03-05 alice: My rent in Denver is 1,450 dollars a month."
-        in (request[1]["content"])
-    )
-
-
-def test_invalid_json_abstains_without_retry(service: QueryService) -> None:
-    model = Script("not json at all")
-    answered = Answerer(AnswerConfig(), model).answer(service, "u1", "rent in denver")
-    assert answered.answer.abstained and not answered.answer.supported
-    assert answered.answer.reason.startswith("unusable model output: output is not valid JSON")
-    assert len(model.requests) == 1
-
-
-def test_no_valid_citation_retries_once_with_rewritten_query(service: QueryService) -> None:
-    question = "which pets does she keep"
-    model = Script(
-        reply("A dog [m9].", ["m9"]),
-        reply("cats adopted", []),
-        reply("Two cats [m7].", ["m7"]),
-    )
-    answered = Answerer(AnswerConfig(), model).answer(service, "u1", question)
-    assert len(model.requests) == 3
-    assert model.requests[1] == rewrite_query_messages(question)
-    assert model.requests[1][0]["content"] == REWRITE_SYSTEM
-    assert answered.rewritten_query == "cats adopted"
-    assert [e.message_id for e in answered.result.evidence] == ["m1"]
-    assert answered.result.question == question  # the model still answers the user's question
-    assert model.requests[2][1]["content"].startswith(f"Q: {question}\n  [m1]")
-    assert answered.answer.abstained and answered.answer.dropped_ids == ["m7"]
-
-
-def test_no_retry_when_disabled(service: QueryService) -> None:
-    model = Script(reply("A dog [m9].", ["m9"]))
-    cfg = AnswerConfig(retry_on_missing=False)
-    answered = Answerer(cfg, model).answer(service, "u1", "which pets does she keep")
-    assert answered.answer.abstained and len(model.requests) == 1
+# ---- backends (the answer loop on a real build: tests/cluster/test_answer_loop.py) ----------
 
 
 def test_backend_none_has_no_model() -> None:
@@ -298,7 +177,7 @@ def serve(content: str) -> AbstractContextManager[AnswerServer]:
 
 
 def test_openai_backend_answers_with_the_answer_schema() -> None:
-    with serve(reply("Miso and Tofu, 3 of them [m1].", ["m1"])) as server:
+    with serve(draft("Miso and Tofu, 3 of them [m1].", ["m1"]).model_dump_json()) as server:
         cfg = AnswerConfig(backend="openai", model="tiny", base_url=base_url(server), max_tokens=64)
         checked = Answerer(cfg, build_generate(cfg)).answer_result(hand_result())
     assert checked.text == "Miso and Tofu, ? of them [m1]."

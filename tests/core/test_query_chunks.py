@@ -7,13 +7,9 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from arborwiki.core.config import Config
-from arborwiki.core.embedding import StaticEmbedder
 from arborwiki.core.query.chunks import chunk_ranking, sentences
 from arborwiki.core.query.reader import MessageRef
-from arborwiki.core.query.service import QueryService
 from tests.builders import make_message
-from tests.core.test_answer import WordReader
 
 VOCABULARY = ["apples", "bananas", "cherries", "red", "yellow", "are", "and"]
 
@@ -72,29 +68,3 @@ def test_a_named_speaker_is_ranked_by_their_own_lines() -> None:
         "p",
         "q",
     ]
-
-
-class CountingEmbedder(StaticEmbedder):
-    """The bundled static embedder, counting the texts it embeds, with `static` as given
-    (False: how the transformer embedder describes itself)."""
-
-    def __init__(self, static: bool) -> None:
-        super().__init__()
-        self.static = static
-        self.texts = 0
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        self.texts += len(texts)
-        return super().embed(texts)
-
-
-@pytest.mark.parametrize("static", [True, False])
-def test_sentence_vectors_are_computed_for_a_static_embedder_only(static: bool) -> None:
-    cfg = Config()
-    cfg.query.chunk_vectors_min_tokens = 1  # every hit list counts as long
-    embedder = CountingEmbedder(static)
-    service = QueryService(WordReader(), embedder, cfg)  # type: ignore[arg-type]
-    route = service.route("u1", "rent in denver")
-    assert route.hits  # the question found messages, so there were sentences to embed
-    # the question itself, plus (static only) every sentence of every hit
-    assert (embedder.texts > 1) is static and embedder.texts >= 1
