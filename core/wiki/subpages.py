@@ -10,8 +10,6 @@ import math
 import warnings
 
 import numpy as np
-from sklearn.cluster import KMeans
-from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from arborwiki.core.config import WikiConfig
@@ -61,6 +59,12 @@ def balanced_subpages(vectors: np.ndarray, cfg: WikiConfig) -> list[list[int]]:
     k = math.ceil(n / cfg.subpage_size)
     if k <= 1:
         return [list(range(n))]
+    # Imported here: scikit-learn takes ≈ 1.2 s to import, paid by every process that
+    # imports the wiki (the CLI, each Ray worker, the query actor), and only an entity page
+    # past `subpage_size` trajectories ever clusters.
+    from sklearn.cluster import KMeans
+    from sklearn.exceptions import ConvergenceWarning
+
     model = KMeans(n_clusters=k, random_state=cfg.seed, n_init=cfg.kmeans_n_init)
     # One thread: pages have tens of rows, where BLAS/OpenMP start-up costs ~15× the work.
     with warnings.catch_warnings(), threadpool_limits(limits=1):
