@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import bm25s
 import numpy as np
@@ -48,8 +48,7 @@ def analyze(text: str) -> list[str]:
     return [t for t in terms if t]
 
 
-@dataclass(frozen=True)
-class Scored:
+class Scored(NamedTuple):
     """A row of the searched set (its position in it) and its score: BM25 for text, minus
     the squared L2 distance for vectors, the fused reciprocal-rank score for hybrid."""
 
