@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 
 import numpy as np
+from pydantic import TypeAdapter
 
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder, cosine
@@ -68,6 +69,8 @@ def _asks_when(question: str) -> bool:
     """A "when" question is answered by the hit's own date: its reply adds nothing."""
     return question.lower().lstrip().startswith(("when ", "what date", "what year"))
 
+
+EVIDENCE_ROWS = TypeAdapter(list[EvidenceMessage])
 
 CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
 
@@ -429,22 +432,24 @@ class QueryService:
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
-        evidence = sorted(
-            (  # validated: pydantic-core checks these seven fields faster than
-                # `model_construct` (Python-level) copies them, ≈ 3 against 10 µs a message
-                EvidenceMessage(
-                    message_id=a.ref.message.message_id,
-                    speaker=a.ref.message.speaker,
-                    timestamp=a.ref.message.timestamp,
-                    text=a.ref.text,
-                    trajectory_id=a.ref.trajectory_id,
-                    why=a.why,
-                    admitted=i,
-                )
+        rows = sorted(
+            (
+                {
+                    "message_id": a.ref.message.message_id,
+                    "speaker": a.ref.message.speaker,
+                    "timestamp": a.ref.message.timestamp,
+                    "text": a.ref.text,
+                    "trajectory_id": a.ref.trajectory_id,
+                    "why": a.why,
+                    "admitted": i,
+                }
                 for i, a in enumerate(admitted.admitted)
             ),
-            key=lambda e: (e.timestamp, e.message_id),
+            key=lambda e: (e["timestamp"], e["message_id"]),
         )
+        # One validation call in pydantic-core for all ~120 rows: half the CPU of one
+        # `EvidenceMessage(...)` a row (and a third of `model_construct`'s).
+        evidence = EVIDENCE_ROWS.validate_python(rows)
         return QueryResult(
             user_id=user_id,
             question=question,

@@ -126,4 +126,5 @@ def _best(rows: np.ndarray, scores: np.ndarray, limit: int) -> list[Scored]:
     if rows.size == 0:
         return []
     order = rows[np.lexsort((rows, -scores[rows]))][:limit]
-    return [Scored(int(r), float(scores[r])) for r in order]
+    # tolist() converts in one call what int()/float() per numpy scalar converts one by one
+    return [Scored(r, s) for r, s in zip(order.tolist(), scores[order].tolist(), strict=True)]
