@@ -447,8 +447,8 @@ class QueryService:
             ),
             key=lambda e: (e["timestamp"], e["message_id"]),
         )
-        # One validation call in pydantic-core for all ~120 rows: half the CPU of one
-        # `EvidenceMessage(...)` a row (and a third of `model_construct`'s).
+        # One validation call in pydantic-core for all ~120 rows: about half the CPU of one
+        # `EvidenceMessage(...)` a row (120 rows: 0.19 against 0.36 ms).
         evidence = EVIDENCE_ROWS.validate_python(rows)
         return QueryResult(
             user_id=user_id,
