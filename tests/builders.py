@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from arborwiki.core.records import Message, Window
@@ -33,3 +35,11 @@ def window_of(messages: list[Message]) -> Window:
         session_id=first.session_id,
         messages=messages,
     )
+
+
+def write_jsonl(path: Path, rows: list[Any]) -> Path:
+    """An archive file of `rows`, one a line: dicts as JSON, strings as they are (a broken
+    line a test wants read)."""
+    lines = [r if isinstance(r, str) else json.dumps(r) for r in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

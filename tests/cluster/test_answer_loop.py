@@ -4,8 +4,6 @@ parsing, the citation check and the one retry with a rewritten query are the rea
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from arborwiki.cluster.build import run_build
@@ -15,6 +13,7 @@ from arborwiki.core.answer.prompt import REWRITE_SYSTEM, rewrite_query_messages
 from arborwiki.core.answer.schema import AnswerDraft
 from arborwiki.core.config import AnswerConfig, load_config
 from arborwiki.core.query.service import QueryService
+from tests.builders import write_jsonl
 
 TURNS = [  # (message id, day of March 2024, text)
     ("m1", 1, "I adopted two cats, Miso and Tofu, last spring."),
@@ -40,7 +39,7 @@ def service(ray_local: None, tmp_path_factory: pytest.TempPathFactory) -> QueryS
         }
         for mid, day, text in TURNS
     ]
-    archive.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(archive, rows)
     cfg = load_config()
     run_build(str(archive), str(tmp / "store"), cfg)
     return open_service(str(tmp / "store"), cfg)

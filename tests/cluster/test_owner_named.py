@@ -6,13 +6,12 @@ words ("so we're moving to Denver")."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import load_config
+from tests.builders import write_jsonl
 
 TURNS = [
     ("2024-01-05T10:00:00Z", "user", "Hi! I'm Jordan. I live in Austin and I bake bread."),
@@ -39,7 +38,7 @@ def store(ray_local: None, tmp_path_factory: pytest.TempPathFactory) -> str:
         }
         for i, (when, role, text) in enumerate(TURNS)
     ]
-    archive.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(archive, rows)
     run_build(str(archive), str(tmp / "store"), load_config())
     return str(tmp / "store")
 

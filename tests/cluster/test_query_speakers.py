@@ -4,7 +4,6 @@ friend searches the sessions that friend speaks in, with the name out of the ful
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import Config, load_config
+from tests.builders import write_jsonl
 
 TURNS = {
     "s1": [
@@ -46,8 +46,7 @@ def _archive(path: Path) -> Path:
         for session, turns in TURNS.items()
         for i, (speaker, text) in enumerate(turns)
     ]
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return path
+    return write_jsonl(path, rows)
 
 
 @pytest.fixture(scope="module")

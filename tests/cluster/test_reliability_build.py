@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from arborwiki.cluster.build import run_build
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
+from tests.builders import write_jsonl
 
 TS = "2024-03-01T09:30:00Z"
 
@@ -29,12 +30,6 @@ def cfg() -> Config:
 
 def message(user: str, message_id: str, text: str = "I moved to Lisbon last spring.") -> dict:
     return {"user_id": user, "message_id": message_id, "text": text, "timestamp": TS}
-
-
-def write(path: Path, rows: list[object]) -> Path:
-    lines = [r if isinstance(r, str) else json.dumps(r) for r in rows]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 def table(store: Path, name: str, columns: list[str]) -> list[dict]:
@@ -50,19 +45,19 @@ def test_separator_in_ids_keeps_two_tenants_apart(
 ) -> None:
     one = message("a", "b\x1fc", "Alpha lives in Oslo.")
     two = message("a\x1fb", "c", "Beta lives in Rome.")
-    both = write(tmp_path / "both.jsonl", [one, two])
+    both = write_jsonl(tmp_path / "both.jsonl", [one, two])
     store = tmp_path / "store"
     summary = run_build(str(both), str(store), cfg)
     assert summary.committed and summary.messages == 2 and summary.users == 2
     rows = table(store, "messages", ["user_id", "message_id", "row_id"])
     assert {(r["user_id"], r["message_id"]) for r in rows} == {("a", "b\x1fc"), ("a\x1fb", "c")}
     assert len({r["row_id"] for r in rows}) == 2
-    write(both, [one, {**two, "text": "Beta moved to Turin."}])
+    write_jsonl(both, [one, {**two, "text": "Beta moved to Turin."}])
     assert run_build(str(both), str(store), cfg).committed  # no ambiguous merge on rebuild
 
     apart = tmp_path / "apart"
-    run_build(str(write(tmp_path / "one.jsonl", [one])), str(apart), cfg)
-    run_build(str(write(tmp_path / "two.jsonl", [two])), str(apart), cfg)
+    run_build(str(write_jsonl(tmp_path / "one.jsonl", [one])), str(apart), cfg)
+    run_build(str(write_jsonl(tmp_path / "two.jsonl", [two])), str(apart), cfg)
     assert LanceStore(apart).rows("messages", "a", columns=["text"]) == [
         {"text": "Alpha lives in Oslo."}
     ]
@@ -100,7 +95,7 @@ def test_a_lone_surrogate_row_does_not_stop_the_build(
     ray_local: None, cfg: Config, tmp_path: Path
 ) -> None:
     bad = json.dumps(message("alice", "m2", "broken \ud800 text"))
-    archive = write(tmp_path / "a.jsonl", [message("alice", "m1"), bad, message("bob", "m1")])
+    archive = write_jsonl(tmp_path / "a.jsonl", [message("alice", "m1"), bad, message("bob", "m1")])
     summary = run_build(str(archive), str(tmp_path / "store"), cfg)
     assert (summary.committed, summary.messages, summary.quarantined) == (True, 2, 1)
     (row,) = table(tmp_path / "store", "quarantine", ["location", "reason", "row"])
@@ -200,12 +195,12 @@ def test_fuzz_any_archive_and_any_single_row_change(
     root = Path(tempfile.mkdtemp(prefix="fuzz-"))
     try:
         path, store = root / "archive.jsonl", root / "store"
-        write(path, archive)
+        write_jsonl(path, archive)
         check_store(store, archive, run_build(str(path), str(store), cfg))
         archive = [*archive[:target], changed, *archive[target + 1 :]]
         if changed["message_id"] == "new":
             archive.append(message(changed["user_id"], archive[target]["message_id"] + "-x"))
-        write(path, archive)
+        write_jsonl(path, archive)
         summary = run_build(str(path), str(store), cfg)
         check_store(store, archive, summary)
     finally:
@@ -223,9 +218,9 @@ def test_a_change_to_a_bad_line_alone_is_committed(
     ray_local: None, cfg: Config, tmp_path: Path, before: str, after: str
 ) -> None:
     path, store = tmp_path / "archive.jsonl", tmp_path / "store"
-    write(path, [message("alice", "m1"), before])
+    write_jsonl(path, [message("alice", "m1"), before])
     run_build(str(path), str(store), cfg)
-    write(path, [message("alice", "m1"), after])
+    write_jsonl(path, [message("alice", "m1"), after])
     run_build(str(path), str(store), cfg)
     rows = {q["row"] for q in table(store, "quarantine", ["row"])}
     assert rows == ({after} if after.startswith("{broken") else set())

@@ -17,6 +17,7 @@ from arborwiki.core.records import Message, QuarantineRow, stable_id
 from arborwiki.core.schema import MESSAGE_SCHEMA, messages_to_table, table_to_messages
 from arborwiki.storage.archive import ArchiveBatch, ArchiveError, read_archive, read_locomo
 from arborwiki.storage.archive.rows import content_digest
+from tests.builders import write_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
 LOCOMO_DEV = REPO.parent / "shared/data/locomo/locomo_dev.json"
@@ -34,13 +35,6 @@ def read_all(
         assert batch.rows_read <= batch_rows
     messages = [m for b in batches for m in table_to_messages(b.table)]
     return messages, [q for b in batches for q in b.quarantine]
-
-
-def write_jsonl(path: Path, lines: list[object]) -> Path:
-    """Dicts are JSON-encoded; strings are written verbatim (to inject bad lines)."""
-    text = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
 
 
 def row(message_id: str, **fields: object) -> dict[str, object]:
@@ -371,7 +365,7 @@ def test_json_array_of_message_rows_reads_like_jsonl(tmp_path: Path) -> None:
     rows = [row("m1"), row("m2"), {"message_id": "m3"}]
     as_json, as_jsonl = tmp_path / "messages.json", tmp_path / "messages.jsonl"
     as_json.write_text(json.dumps(rows))
-    as_jsonl.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(as_jsonl, rows)
     messages, quarantine = read_all(as_json)
     assert messages == read_all(as_jsonl)[0]
     assert [q.location for q in quarantine] == ["messages.json:2"]

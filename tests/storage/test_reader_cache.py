@@ -18,6 +18,7 @@ from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.periods import NearPeriods, Period
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import LanceMemoryReader
+from tests.builders import write_jsonl
 from tests.conftest import EXAMPLES
 
 ARCHIVE = EXAMPLES / "sample_archive.jsonl"
@@ -47,7 +48,7 @@ def _day1(path: Path) -> None:
             continue
     alice = [i for i, r in enumerate(rows) if r.get("user_id") == "alice"]
     late = set(alice[-LATE_ALICE:])
-    path.write_text("".join(json.dumps(r) + "\n" for i, r in enumerate(rows) if i not in late))
+    write_jsonl(path, [r for i, r in enumerate(rows) if i not in late])
 
 
 def _readers(store: str) -> tuple[LanceMemoryReader, LanceMemoryReader]:
