@@ -63,3 +63,22 @@ def entity_subqueries(info: QuestionInfo) -> list[str]:
     rest = sorted(t for t in info.tokens if t not in named)
     ordered = sorted(info.entities, key=lambda e: (-len(e), e))
     return [" ".join([e, *rest]) for e in ordered]
+
+
+FACET_CUES = {
+    "date": ("when", "date", "year", "month", "day"),
+    "location": ("where", "place", "city", "country"),
+    "person": ("who", "whom"),
+    "quantity": ("how many", "how much", "number"),
+}
+
+
+def facet_targets(question: str) -> frozenset[str]:
+    """The facets (date, location, person, quantity) a question's cue words ask for."""
+    lowered = question.lower()
+    return frozenset(k for k, cues in FACET_CUES.items() if any(c in lowered for c in cues))
+
+
+def asks_when(question: str) -> bool:
+    """A "when" question is answered by the hit's own date: its reply adds nothing."""
+    return question.lower().lstrip().startswith(("when ", "what date", "what year"))

@@ -16,9 +16,14 @@ coverage terms cost 0.3–0.5 points on LoCoMo dev and change nothing on the lon
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from arborwiki.core.config import QueryConfig
+from arborwiki.core.embedding import cosine
+from arborwiki.core.query.questions import QuestionInfo, facet_targets
+from arborwiki.core.query.reader import Hit, MessageRef
+from arborwiki.core.records import Trajectory, WikiPage
 
 
 @dataclass(frozen=True)
@@ -118,3 +123,60 @@ def select_trajectories(
         covered_ids.add(best.candidate.trajectory_id)
         covered.add(best.candidate)
     return chosen
+
+
+def selection_inputs(
+    info: QuestionInfo,
+    vector: list[float],
+    pages: list[Hit[WikiPage]],
+    hits: list[Hit[MessageRef]],
+    trajectories: list[Trajectory],
+    qc: QueryConfig,
+) -> tuple[list[Candidate], Targets]:
+    """One candidate per trajectory of C_q (s_rank: the question vector's cosine blended with
+    the reciprocal ranks of the pages and hits that name it) and the question's targets."""
+    rrf: dict[str, float] = defaultdict(float)
+    for p in pages:
+        for t in p.record.trajectory_ids:
+            rrf[t] += 1.0 / (qc.rrf_k + p.rank)
+    for h in hits:
+        if h.record.trajectory_id:
+            rrf[h.record.trajectory_id] += 1.0 / (qc.rrf_k + h.rank)
+    top = max(rrf.values(), default=0.0) or 1.0
+    inventory = [p.record for p in pages if p.record.kind == "inventory"]
+    inventory_links = {t for p in inventory for t in p.trajectory_ids}
+    items = frozenset(i.lower() for p in inventory for i in p.items)
+    best = pages[0].record if pages else None
+    family_root = (best.parent_page_id or best.page_id) if best else None
+    family = {
+        t
+        for p in pages
+        if family_root and (p.record.parent_page_id or p.record.page_id) == family_root
+        for t in p.record.trajectory_ids
+    }
+    candidates = []
+    for t in trajectories:
+        vocabulary = frozenset(t.keywords) | frozenset(t.entities)
+        candidates.append(
+            Candidate(
+                trajectory_id=t.trajectory_id,
+                s_rank=qc.w_rank_vector * cosine(vector, t.summary_vector)
+                + (1 - qc.w_rank_vector) * rrf[t.trajectory_id] / top,
+                entities=frozenset(t.entities),
+                facets=frozenset(t.facet_keys),
+                items=vocabulary & items,
+                terms=vocabulary,
+                on_inventory=t.trajectory_id in inventory_links,
+                has_count=t.trajectory_id in inventory_links or "quantity" in t.facet_keys,
+                family=t.trajectory_id in family,
+                cluster=t.forked_from or t.trajectory_id,
+            )
+        )
+    targets = Targets(
+        entities=info.entities,
+        facets=facet_targets(info.text),
+        items=items,
+        terms=info.tokens,
+        is_count=info.is_count or info.is_list,
+    )
+    return candidates, targets

@@ -8,19 +8,21 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 from pydantic import TypeAdapter
 
 from arborwiki.core.config import Config
-from arborwiki.core.embedding import Embedder, cosine
+from arborwiki.core.embedding import Embedder
 from arborwiki.core.extract.base import Extractor
-from arborwiki.core.extract.lexicon import SLOT_WORDS
 from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.forest.evidence import history
+from arborwiki.core.query.beliefs import beliefs_about, compact_claim, current_beliefs
 from arborwiki.core.query.chunks import chunk_ranking
+from arborwiki.core.query.citations import page_citations
 from arborwiki.core.query.evidence import Budget, expand_evidence
+from arborwiki.core.query.fusion import fuse_hits, lead_with
 from arborwiki.core.query.history import history_result, source_ids
 from arborwiki.core.query.localize import (
     ForestCache,
@@ -32,6 +34,7 @@ from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.query.questions import (
     QuestionInfo,
     analyze_question,
+    asks_when,
     entity_subqueries,
     subject_free_stems,
 )
@@ -45,61 +48,13 @@ from arborwiki.core.query.result import (
     QueryResult,
     SelectedTrajectory,
 )
-from arborwiki.core.query.selection import Candidate, Scored, Targets, select_trajectories
+from arborwiki.core.query.selection import Scored, select_trajectories, selection_inputs
 from arborwiki.core.query.speakers import named_speakers, without_names
-from arborwiki.core.records import Claim, Trajectory, WikiPage
+from arborwiki.core.records import Trajectory, WikiPage
 from arborwiki.core.tokens import count_tokens
-from arborwiki.core.wiki.writer import CITATION
 from arborwiki.core.words import stems
 
-FACET_CUES = {
-    "date": ("when", "date", "year", "month", "day"),
-    "location": ("where", "place", "city", "country"),
-    "person": ("who", "whom"),
-    "quantity": ("how many", "how much", "number"),
-}
-
-
-def _facet_targets(question: str) -> frozenset[str]:
-    lowered = question.lower()
-    return frozenset(k for k, cues in FACET_CUES.items() if any(c in lowered for c in cues))
-
-
-def _asks_when(question: str) -> bool:
-    """A "when" question is answered by the hit's own date: its reply adds nothing."""
-    return question.lower().lstrip().startswith(("when ", "what date", "what year"))
-
-
 EVIDENCE_ROWS = TypeAdapter(list[EvidenceMessage])
-
-CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
-
-
-@lru_cache(maxsize=CITED_PAGES_CACHED)
-def cited_lines(markdown: str) -> tuple[tuple[int, tuple[str, ...], frozenset[str]], ...]:
-    """(line number, cited ids, stems of the rest) of each line of a page that cites: read
-    once per page text, not once per question (a routed page comes back question after
-    question)."""
-    out = []
-    for n, line in enumerate(markdown.splitlines()):
-        ids = CITATION.findall(line)
-        if ids:
-            out.append((n, tuple(ids), frozenset(stems(CITATION.sub(" ", line)))))
-    return tuple(out)
-
-
-def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> list[str]:
-    """Message ids cited by the routed pages' lines that share words with the question: most
-    shared words first, then page rank, then line order (a page lists its best facts first)."""
-    lines = []
-    for p in pages:
-        for n, ids, line_stems in cited_lines(p.record.markdown):
-            shared = len(words & line_stems)
-            if shared:
-                lines.append((-shared, p.rank, n, ids))
-    ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids)
-    return list(dict.fromkeys(ordered))[:limit]
-
 
 _FIRST_PERSON = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")
 
@@ -108,73 +63,6 @@ def _at_least_one(name: str, value: int | None) -> None:
     """None means the configured default; 0 or less is a mistake, not the default."""
     if value is not None and value < 1:
         raise ValueError(f"{name} must be at least 1 (got {value})")
-
-
-def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[Hit[MessageRef]]:
-    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties).
-
-    Equal scores keep the order in which the messages first appeared — earlier list, then
-    better rank — because the dict keeps insertion order and the sort is stable."""
-    score: dict[str, float] = {}
-    refs: dict[str, MessageRef] = {}
-    for weight, ranked in lists:
-        for rank, ref in enumerate(ranked):
-            mid = ref.message.message_id
-            if mid in score:
-                score[mid] += weight / (rrf_k + rank)
-            else:
-                score[mid] = weight / (rrf_k + rank)
-                refs[mid] = ref
-    order = sorted(score, key=score.__getitem__, reverse=True)
-    return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
-
-
-def lead_with(lead: list[MessageRef], hits: list[Hit[MessageRef]]) -> list[Hit[MessageRef]]:
-    """`hits` ranked again with the `lead` messages first, in their order, and the rest after
-    in theirs. Fusion sums agreement: a message two routed lists also name outranks the one
-    message that matches the question best and that only the global search found."""
-    first = list(dict.fromkeys(r.message.message_id for r in lead))
-    by_id = {h.record.message.message_id: h for h in hits}
-    ordered = [by_id[m] for m in first if m in by_id]
-    leading = set(first)
-    ordered += [h for h in hits if h.record.message.message_id not in leading]
-    return [Hit(h.record, i, h.score) for i, h in enumerate(ordered)]
-
-
-def _compact(claim: Claim) -> str:
-    when = f" ({claim.event_time or claim.recorded_at.date()})"
-    return f"{claim.subject} {claim.attribute} {claim.value}{when}"
-
-
-def beliefs_about(claims: list[Claim], words: set[str]) -> list[Claim]:
-    """The claims whose attribute or value shares a stem with `words` (the question without
-    its subject), most shared first, then oldest. Not the claim's whole source sentence: a
-    word the sentence happens to hold ("basketball" in "…has been playing for four months,
-    basketball…") made a changed belief about something else look relevant."""
-    scored = [(len(words & stems(f"{c.attribute} {c.value}")), c) for c in claims]
-    return [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
-
-
-def current_beliefs(
-    claims: list[Claim], named: set[str], slots: set[str], words: set[str]
-) -> list[Claim]:
-    """The active claims about the named people whose one-value slot ("lives in", "works
-    as": `slots`) the question's words ask about (its verb, or a word for it: "job" asks
-    about "works as", `SLOT_WORDS`): the latest per person and slot family
-    ("works as" and "works at" are one job: a later "works at Fernwood Labs" is what the
-    person does now, whether or not it revised the earlier "works as a barista")."""
-    asked = words | {SLOT_WORDS[w] for w in words if w in SLOT_WORDS}
-    found = [
-        (c, family)
-        for c in claims
-        if c.attribute in slots and c.subject in named and c.status == "active"
-        for family in [frozenset(stems(c.attribute))]
-        if asked & family
-    ]
-    latest: dict[tuple[str, frozenset[str]], Claim] = {}
-    for c, family in sorted(found, key=lambda p: p[0].recorded_at, reverse=True):
-        latest.setdefault((c.subject, family), c)
-    return list(latest.values())
 
 
 @dataclass(frozen=True)
@@ -236,7 +124,9 @@ class QueryService:
         }
         trajectories = self.reader.trajectories(user_id, sorted(candidate_ids))
         info = analyze_question(question, frozenset(e for t in trajectories for e in t.entities))
-        candidates, targets = self._candidates(info, vector, pages, hits, trajectories)
+        candidates, targets = selection_inputs(
+            info, vector, pages, hits, trajectories, self.cfg.query
+        )
         chosen = select_trajectories(candidates, targets, qc.k if k is None else k, qc)
         routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
         dated = self.dated_hits(user_id, info, vector, speakers)
@@ -393,7 +283,7 @@ class QueryService:
         """When replies would take the slots of further hits: "when" questions (the hit's own
         date answers) and, with `no_replies_for_lists`, list and count questions (each further
         hit may be one more item)."""
-        if _asks_when(info.text):
+        if asks_when(info.text):
             return True
         return self.cfg.query.no_replies_for_lists and (info.is_list or info.is_count)
 
@@ -474,61 +364,6 @@ class QueryService:
             context_tokens=admitted.used + claim_tokens,
         )
 
-    def _candidates(
-        self,
-        info: QuestionInfo,
-        vector: list[float],
-        pages: list[Hit[WikiPage]],
-        hits: list[Hit[MessageRef]],
-        trajectories: list[Trajectory],
-    ) -> tuple[list[Candidate], Targets]:
-        qc = self.cfg.query
-        rrf: dict[str, float] = defaultdict(float)
-        for p in pages:
-            for t in p.record.trajectory_ids:
-                rrf[t] += 1.0 / (qc.rrf_k + p.rank)
-        for h in hits:
-            if h.record.trajectory_id:
-                rrf[h.record.trajectory_id] += 1.0 / (qc.rrf_k + h.rank)
-        top = max(rrf.values(), default=0.0) or 1.0
-        inventory = [p.record for p in pages if p.record.kind == "inventory"]
-        inventory_links = {t for p in inventory for t in p.trajectory_ids}
-        items = frozenset(i.lower() for p in inventory for i in p.items)
-        best = pages[0].record if pages else None
-        family_root = (best.parent_page_id or best.page_id) if best else None
-        family = {
-            t
-            for p in pages
-            if family_root and (p.record.parent_page_id or p.record.page_id) == family_root
-            for t in p.record.trajectory_ids
-        }
-        candidates = []
-        for t in trajectories:
-            vocabulary = frozenset(t.keywords) | frozenset(t.entities)
-            candidates.append(
-                Candidate(
-                    trajectory_id=t.trajectory_id,
-                    s_rank=qc.w_rank_vector * cosine(vector, t.summary_vector)
-                    + (1 - qc.w_rank_vector) * rrf[t.trajectory_id] / top,
-                    entities=frozenset(t.entities),
-                    facets=frozenset(t.facet_keys),
-                    items=vocabulary & items,
-                    terms=vocabulary,
-                    on_inventory=t.trajectory_id in inventory_links,
-                    has_count=t.trajectory_id in inventory_links or "quantity" in t.facet_keys,
-                    family=t.trajectory_id in family,
-                    cluster=t.forked_from or t.trajectory_id,
-                )
-            )
-        targets = Targets(
-            entities=info.entities,
-            facets=_facet_targets(info.text),
-            items=items,
-            terms=info.tokens,
-            is_count=info.is_count or info.is_list,
-        )
-        return candidates, targets
-
     def _neighbours(
         self, user_id: str, hits: list[Hit[MessageRef]], selected: set[str]
     ) -> dict[str, list[MessageRef]]:
@@ -583,10 +418,10 @@ class QueryService:
             successor = successors.get(c.superseded_by or "")
             line = ClaimLine(
                 claim_id=c.claim_id,
-                text=_compact(c),
+                text=compact_claim(c),
                 status=c.status,
                 source_message_ids=c.source_message_ids,
-                replaced_by=_compact(successor) if successor else None,
+                replaced_by=compact_claim(successor) if successor else None,
                 replaced_by_message_ids=successor.source_message_ids if successor else [],
             )
             cost = count_tokens(line.text + (line.replaced_by or ""), self.cfg.tokens)

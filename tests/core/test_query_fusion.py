@@ -8,10 +8,12 @@ import pytest
 
 from arborwiki.core.config import Config
 from arborwiki.core.evaluation.long_archive import long_owner
+from arborwiki.core.query.citations import page_citations
+from arborwiki.core.query.fusion import fuse_hits
 from arborwiki.core.query.questions import analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import Candidate, Scored
-from arborwiki.core.query.service import QueryService, Route, fuse_hits, page_citations
+from arborwiki.core.query.service import QueryService, Route
 from arborwiki.core.records import WikiPage
 from tests.builders import make_message
 
@@ -187,8 +189,8 @@ def test_a_refs_token_count_is_the_one_token_rule(text: str) -> None:
 
 
 def test_changed_beliefs_are_shown_for_what_the_question_asks_not_its_subject() -> None:
+    from arborwiki.core.query.beliefs import beliefs_about
     from arborwiki.core.query.questions import subject_free_stems
-    from arborwiki.core.query.service import beliefs_about
     from tests.core.wiki_fixtures import claim
 
     home = claim("c1", "s1", "t1", "lives in", "Portland", 1, ["m1"], subject="caroline")
@@ -222,8 +224,8 @@ def test_changed_beliefs_are_shown_for_what_the_question_asks_not_its_subject() 
 
 
 def test_current_beliefs_are_the_named_peoples_asked_one_value_slots() -> None:
+    from arborwiki.core.query.beliefs import current_beliefs
     from arborwiki.core.query.questions import subject_free_stems
-    from arborwiki.core.query.service import current_beliefs
     from tests.core.wiki_fixtures import claim
 
     old = claim("c1", "s1", "t1", "lives in", "Dublin", 1, ["m1"], subject="aoife")

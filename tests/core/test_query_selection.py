@@ -133,9 +133,9 @@ def test_only_a_hit_that_asks_brings_its_reply() -> None:
     ],
 )
 def test_when_questions_take_no_replies(question: str, when: bool) -> None:
-    from arborwiki.core.query.service import _asks_when
+    from arborwiki.core.query.questions import asks_when
 
-    assert _asks_when(question) is when
+    assert asks_when(question) is when
 
 
 def test_thread_by_distance_admits_the_nearest_turns_first() -> None:

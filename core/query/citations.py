@@ -1,0 +1,38 @@
+"""The messages a routed wiki page cites on the lines that share words with a question."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from arborwiki.core.query.reader import Hit
+from arborwiki.core.records import WikiPage
+from arborwiki.core.wiki.writer import CITATION
+from arborwiki.core.words import stems
+
+CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
+
+
+@lru_cache(maxsize=CITED_PAGES_CACHED)
+def cited_lines(markdown: str) -> tuple[tuple[int, tuple[str, ...], frozenset[str]], ...]:
+    """(line number, cited ids, stems of the rest) of each line of a page that cites: read
+    once per page text, not once per question (a routed page comes back question after
+    question)."""
+    out = []
+    for n, line in enumerate(markdown.splitlines()):
+        ids = CITATION.findall(line)
+        if ids:
+            out.append((n, tuple(ids), frozenset(stems(CITATION.sub(" ", line)))))
+    return tuple(out)
+
+
+def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> list[str]:
+    """Message ids cited by the routed pages' lines that share words with the question: most
+    shared words first, then page rank, then line order (a page lists its best facts first)."""
+    lines = []
+    for p in pages:
+        for n, ids, line_stems in cited_lines(p.record.markdown):
+            shared = len(words & line_stems)
+            if shared:
+                lines.append((-shared, p.rank, n, ids))
+    ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids)
+    return list(dict.fromkeys(ordered))[:limit]

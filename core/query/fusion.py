@@ -1,0 +1,36 @@
+"""Weighted reciprocal-rank fusion of ranked message lists, and re-ranking with a lead."""
+
+from __future__ import annotations
+
+from arborwiki.core.query.reader import Hit, MessageRef
+
+
+def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[Hit[MessageRef]]:
+    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties).
+
+    Equal scores keep the order in which the messages first appeared — earlier list, then
+    better rank — because the dict keeps insertion order and the sort is stable."""
+    score: dict[str, float] = {}
+    refs: dict[str, MessageRef] = {}
+    for weight, ranked in lists:
+        for rank, ref in enumerate(ranked):
+            mid = ref.message.message_id
+            if mid in score:
+                score[mid] += weight / (rrf_k + rank)
+            else:
+                score[mid] = weight / (rrf_k + rank)
+                refs[mid] = ref
+    order = sorted(score, key=score.__getitem__, reverse=True)
+    return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
+
+
+def lead_with(lead: list[MessageRef], hits: list[Hit[MessageRef]]) -> list[Hit[MessageRef]]:
+    """`hits` ranked again with the `lead` messages first, in their order, and the rest after
+    in theirs. Fusion sums agreement: a message two routed lists also name outranks the one
+    message that matches the question best and that only the global search found."""
+    first = list(dict.fromkeys(r.message.message_id for r in lead))
+    by_id = {h.record.message.message_id: h for h in hits}
+    ordered = [by_id[m] for m in first if m in by_id]
+    leading = set(first)
+    ordered += [h for h in hits if h.record.message.message_id not in leading]
+    return [Hit(h.record, i, h.score) for i, h in enumerate(ordered)]
