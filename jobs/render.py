@@ -21,5 +21,8 @@ def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
         lines.append(f"  … {len(evidence) - max_evidence} more evidence messages")
     for c in result["claims"][:3]:
         lines.append("  " + ClaimLine.model_validate(c).labelled())
+    if not (result["pages"] or result["candidate_trajectories"] or evidence):
+        # Every stored user has an index page: nothing routed means nothing stored.
+        lines.append(f"  no memory for user {result['user_id']!r} here (user ids match exactly)")
     lines.append(f"  context tokens: {result['context_tokens']}")
     return "\n".join(lines)

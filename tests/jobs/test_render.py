@@ -70,3 +70,11 @@ def test_the_evidence_block_for_a_model_labels_them_the_same_way() -> None:
     assert block[0] == "Q: Where does Aoife live now?"
     assert block[-2].startswith("  changed: [m1] aoife works at Acme")
     assert block[-1] == "  now: [m2] aoife lives in Galway (2024-06-01) (active)"
+
+
+def test_a_user_with_nothing_stored_is_told_so() -> None:
+    empty = {**_result(), "pages": [], "candidate_trajectories": 0, "trajectories": []}
+    assert "no memory for user 'aoife' here" not in render_result(empty)  # evidence is there
+    text = render_result({**empty, "evidence": [], "claims": [], "context_tokens": 0})
+    assert "  no memory for user 'aoife' here (user ids match exactly)" in text.splitlines()
+    assert "no memory" not in render_result(_result())
