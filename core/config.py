@@ -406,7 +406,10 @@ class QueryConfig(Section):
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
     )
     claim_budget_share: float = Field(
-        0.1, ge=0, lt=1, description="most of the budget that changed-belief lines may take"
+        0.1,
+        ge=0,
+        lt=1,
+        description="most of the budget that claim lines and the messages they cite may take",
     )
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)

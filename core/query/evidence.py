@@ -3,6 +3,9 @@
 Flat hybrid retrieval is already strong (0.813 gold-ref coverage at 2.7K tokens on LoCoMo
 dev, benchmarks/results/locomo_dev.md), so the structure must never
 lose its hits; it decides which messages *join* them. Order of admission:
+0. the messages the query's claim lines cite (a changed belief's old and new source, a
+   current value's source), so each claim line's citation can be checked against the words
+   the person used (QueryService.evidence gives them a small share of the budget);
 1. the message hits in rank order; a hit ranked below `reply_hits` whose trajectory was
    selected brings the next turn of its thread right after it (the reply that usually
    holds the answer);
@@ -66,9 +69,13 @@ def expand_evidence(
     reply_max_tokens: int | None = None,
     thread_by_distance: int = 0,
     replies_to_questions_only: bool = False,
+    first: list[MessageRef] | None = None,
 ) -> Budget:
-    """Admit messages in the order above; `neighbours` maps snapshot id → its messages."""
+    """Admit messages in the order above; `neighbours` maps snapshot id → its messages,
+    `first` holds the messages the claim lines cite."""
     budget = Budget(budget_tokens, rule)
+    for ref in first or []:
+        budget.offer(ref, "claim")
     ranked = sorted(hits, key=lambda h: h.rank)
     chosen = set(selected)
 

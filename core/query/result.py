@@ -28,7 +28,7 @@ class EvidenceMessage(BaseModel):
     timestamp: datetime
     text: str
     trajectory_id: str | None
-    why: str
+    why: str  # "claim" (a claim line cites it), "hit", "reply" or "thread": core/query/evidence.py
     admitted: int = 0
 
 

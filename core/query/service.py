@@ -287,8 +287,11 @@ class QueryService:
             return True
         return self.cfg.query.no_replies_for_lists and (info.is_list or info.is_count)
 
-    def evidence_order(self, route: Route, budget_tokens: int) -> Budget:
-        """Step 3: admit evidence messages (see core.query.evidence) within the budget."""
+    def evidence_order(
+        self, route: Route, budget_tokens: int, cited: Sequence[str] = (), cited_room: int = 0
+    ) -> Budget:
+        """Step 3: admit evidence messages (see core.query.evidence) within the budget; the
+        `cited` messages (those the claim lines cite) first."""
         hits = self.evidence_hits(route, budget_tokens)
         expanded = self.expanded_trajectories(route)
         return expand_evidence(
@@ -302,7 +305,24 @@ class QueryService:
             self.cfg.query.reply_max_tokens or None,
             self.cfg.query.thread_by_distance,
             self.cfg.query.replies_to_questions_only,
+            self._cited(route.user_id, cited, cited_room),
         )
+
+    def _cited(self, user_id: str, ids: Sequence[str], room: int) -> list[MessageRef]:
+        """The messages the claim lines cite, in their order, as many as fit `room` tokens:
+        a claim line is the extractor's paraphrase, its source is what an answer can check
+        (LoCoMo dev and the long set: coverage identical at every budget; the room keeps a
+        250-token message from taking one of the four slots 1K holds on the long set, which
+        cost 1.7 points there)."""
+        if not ids:
+            return []
+        by_id = {r.message.message_id: r for r in self.reader.messages(user_id, list(ids))}
+        out = []
+        for m in dict.fromkeys(ids):
+            if m in by_id and (cost := by_id[m].tokens(self.cfg.tokens)) <= room:
+                out.append(by_id[m])
+                room -= cost
+        return out
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
@@ -311,14 +331,19 @@ class QueryService:
         return self.evidence(self.route(user_id, question, k), budget_tokens)
 
     def evidence(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
-        """Step 3 for a routed question: changed beliefs first (at most a small share of the
-        budget), then evidence messages in the rest. No model is called here: answering over
-        this evidence is core.answer.Answerer.answer."""
+        """Step 3 for a routed question: claim lines (changed and current beliefs) and the
+        messages they cite first, together at most `claim_budget_share` of the budget, then
+        evidence messages in the rest. No model is called here: answering over this evidence
+        is core.answer.Answerer.answer."""
         qc = self.cfg.query
         _at_least_one("budget_tokens", budget_tokens)
         budget_tokens = budget_tokens or qc.budget_tokens
-        claims, claim_tokens = self._claims(route, int(budget_tokens * qc.claim_budget_share))
-        admitted = self.evidence_order(route, budget_tokens - claim_tokens)
+        share = int(budget_tokens * qc.claim_budget_share)
+        claims, claim_tokens = self._claims(route, share)
+        # The new value's source before the old one's: what holds now, if only one fits.
+        cited = [m for c in claims for m in (*c.replaced_by_message_ids, *c.source_message_ids)]
+        room = share - claim_tokens
+        admitted = self.evidence_order(route, budget_tokens - claim_tokens, cited, room)
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}

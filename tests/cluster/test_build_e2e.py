@@ -106,3 +106,21 @@ def test_revised_fact_answers_with_the_active_value_and_flags_the_old(example_st
     assert set().union(*(c.source_message_ids for c in result.claims)) <= {
         r["message_id"] for r in LanceStore(store_dir).rows("messages", "alice")
     }
+
+
+def test_the_messages_claim_lines_cite_lead_the_evidence(example_store, cfg) -> None:
+    from arborwiki.cluster.local_service import open_service
+
+    store_dir, _ = example_store
+    service = open_service(str(store_dir), cfg)
+    result = service.query("alice", "Where does Alice live now?", budget_tokens=2700)
+    claims = result.claims
+    cited = [m for c in claims for m in (*c.replaced_by_message_ids, *c.source_message_ids)]
+    assert cited[:2] == ["alice-024", "alice-003"]  # Denver (now), then Portland (before)
+    first = sorted(result.evidence, key=lambda e: e.admitted)[: len(set(cited))]
+    assert [e.why for e in first] == ["claim"] * len(first)
+    assert [e.message_id for e in first] == list(dict.fromkeys(cited))
+    # The lines and their sources share `claim_budget_share` of the budget: at 300 tokens
+    # (30 for both) the lines fit and no source does; the sources come as hits, if at all.
+    small = service.query("alice", "Where does Alice live now?", budget_tokens=300)
+    assert small.claims and not [e for e in small.evidence if e.why == "claim"]
