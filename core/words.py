@@ -63,6 +63,9 @@ STOP_WORDS: frozenset[str] = FUNCTION_WORDS | frozenset(
     """.split()
 )
 
+LETTER = r"[^\W\d_]"
+"""A letter of any script, for word patterns: "Ciarán", "Zoë" and "José" are one word each,
+not "Ciar" + "n" as `[A-Za-z]+` reads them."""
 _WORD = re.compile(r"\w+")
 _NOUN = frozenset({"NOUN", "PROPN"})
 _EDGE_PUNCTUATION = " \t\n.,;:!?\"'()[]"

@@ -29,12 +29,12 @@ from arborwiki.core.extract.lexicon import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
-from arborwiki.core.words import POSSESSIVE, clitic_off, normalize_name
+from arborwiki.core.words import LETTER, POSSESSIVE, clitic_off, normalize_name
 
 _NOT_AFTER_TITLE = "".join(rf"(?<!\b{t.capitalize()}\.)" for t in sorted(TITLES))
 SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+|\s+(?=\[)")
 """A sentence ends at . ! ? — not at an honorific's period ("Dr. Maya")."""
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+_WORD = re.compile(rf"{LETTER}(?:{LETTER}|['’])*")
 _CAP_SPAN = re.compile(
     r"(?<![\w'’])[A-Z][\w'’&.-]*[\w]"
     r"(?:\s+(?:(?:of|de|von|van)\s+(?:(?:the|la|der|den)\s+)?|(?:the|la)\s+)?[A-Z][\w'’&.-]*[\w])*"

@@ -46,6 +46,15 @@ NUMBER_WORDS: dict[str, str] = {
     if i >= 2
 } | {"dozen": "12", "couple": "2", "few": "3", "several": "3"}
 
+_CARDINALS = """one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+ninety hundred thousand million billion""".split()
+_ORDINALS = """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
+thirtieth fortieth fiftieth hundredth thousandth""".split()
+NUMERALS: frozenset[str] = frozenset(_CARDINALS + _ORDINALS)
+"""Number words, cardinal and ordinal: they count or order things, they name none."""
+
 TIME_UNITS: frozenset[str] = frozenset(
     "second seconds minute minutes hour hours day days week weeks weekend weekends month months "
     "year years time times".split()

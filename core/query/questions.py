@@ -9,7 +9,7 @@ from arborwiki.core.query.periods import Period, question_periods
 from arborwiki.core.words import FUNCTION_WORDS as STOP
 from arborwiki.core.words import stems
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
+_WORD = re.compile(r"[^\W_](?:[^\W_]|['\-])*")  # letters of any script, digits
 _COUNT = re.compile(r"\bhow (many|much|often)\b|\bnumber of\b|\bcount\b", re.I)
 _LIST = re.compile(
     r"\b(what|which) (are|were|kinds?|types?|things|books|places|pets|activities)\b"

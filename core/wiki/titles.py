@@ -17,13 +17,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from arborwiki.core.extract.lexicon import STOP_WORDS
+from arborwiki.core.extract.lexicon import NUMERALS, STOP_WORDS
 from arborwiki.core.records import Snapshot, Trajectory
-from arborwiki.core.words import can_be_noun, only_noun
+from arborwiki.core.words import LETTER, can_be_noun, only_noun
 
 _PHRASE = re.compile(
     r"\b(?:a|an|the|my|our|your|his|her|their|this|these|those|some|new)\s+"
-    r"([a-z][a-z'\-]+)(?:\s+([a-z][a-z'\-]+))?"
+    rf"({LETTER}(?:{LETTER}|['\-])+)(?:\s+({LETTER}(?:{LETTER}|['\-])+))?"
 )
 # Words that follow a determiner but name nothing: generic nouns, and adjectives the lexicon
 # also lists as nouns ("a nice one", "the old days").
@@ -43,8 +43,14 @@ SMALL_GROUP = 3
 
 
 def _words_ok(word: str) -> bool:
+    """A word that may name a subject: no stop word, generic noun or number word ("the
+    fifth", "eighteen months" titled a travel thread "eighteen and fifth")."""
     return (
-        len(word) > 2 and "'" not in word and word not in STOP_WORDS and word not in NOT_A_SUBJECT
+        len(word) > 2
+        and "'" not in word
+        and word not in STOP_WORDS
+        and word not in NOT_A_SUBJECT
+        and word not in NUMERALS
     )
 
 

@@ -250,3 +250,9 @@ def test_current_beliefs_are_the_named_peoples_asked_one_value_slots() -> None:
     claims.append(claim("c6", "s6", "t1", "works at", "Fernwood Labs", 6, ["m6"], subject="aoife"))
     assert current("Where does Aoife work now?", {"aoife"}) == ["c6"]
     assert current("What is Aoife's job now?", {"aoife"}) == ["c6"]  # "job": the work slot
+
+
+def test_question_words_of_any_script() -> None:
+    from arborwiki.core.query.questions import analyze_question
+
+    assert analyze_question("Where does Ciarán work?").tokens == {"ciarán", "work"}

@@ -83,6 +83,14 @@ def test_keywords_merge_regular_plurals_and_rank_by_count_then_first_seen() -> N
     assert small.keywords == ["story"]
 
 
+def test_words_of_any_script_stay_whole() -> None:
+    draft = RuleExtractor(ExtractConfig()).extract(
+        [window(("Aoife", "Ciarán wants Patagonia. Ciarán loves the café near José's flat."))]
+    )[0]
+    assert draft.keywords[:2] == ["ciarán", "want"]  # not "ciar" (+ "n", dropped as short)
+    assert {"café", "josé"} <= set(draft.keywords) and "caf" not in draft.keywords
+
+
 def test_entities_normalize_possessives_aliases_and_titles(extractor: RuleExtractor) -> None:
     draft = one(
         extractor,

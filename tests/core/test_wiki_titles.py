@@ -109,3 +109,8 @@ def test_facts_that_do_not_parse_are_not_facts() -> None:
     assert not readable_fact(_claim("lasts", "spoke"))
     assert not readable_fact(_claim("chose", "them '"))
     assert not readable_fact(_claim("will my", "best to make sure these kids have a home"))
+
+
+def test_number_words_and_words_of_any_script_in_titles() -> None:
+    assert noun_phrases("Any idea where the fifth will be? The eighteen months flew.") == set()
+    assert noun_phrases("We met at the café with my señora") == {"café", "señora"}
