@@ -66,6 +66,27 @@ STOP_WORDS: frozenset[str] = FUNCTION_WORDS | frozenset(
 LETTER = r"[^\W\d_]"
 """A letter of any script, for word patterns: "Ciarán", "Zoë" and "José" are one word each,
 not "Ciar" + "n" as `[A-Za-z]+` reads them."""
+
+
+class Words:
+    """Words of letters and apostrophes, at least `least` characters long. ASCII text, most of
+    any archive, is read by an `[A-Za-z]` pattern, 2–3× faster in `re` than the one whose
+    letters are any script's, which reads the rest; both find the same words in ASCII."""
+
+    def __init__(self, least: int = 1) -> None:
+        more = f"{{{least - 1},}}"
+        self._ascii = re.compile(rf"[A-Za-z][A-Za-z'’]{more}")
+        self._any = re.compile(rf"{LETTER}(?:{LETTER}|['’]){more}")
+
+    def findall(self, text: str) -> list[str]:
+        return (self._ascii if text.isascii() else self._any).findall(text)
+
+
+_LATIN_GREEK_CYRILLIC = [chr(c) for c in range(0x41, 0x530)]
+UPPER = "[" + "".join(re.escape(c) for c in _LATIN_GREEK_CYRILLIC if c.isupper()) + "]"
+"""A capital letter, accented included ("Élodie", "Łukasz", "Åsa"): `[A-Z]` misses them, so
+their names were no entities. Latin, Greek and Cyrillic: the scripts that capitalise names."""
+LOWER = "[" + "".join(re.escape(c) for c in _LATIN_GREEK_CYRILLIC if c.islower()) + "]"
 _WORD = re.compile(r"\w+")
 _NOUN = frozenset({"NOUN", "PROPN"})
 _EDGE_PUNCTUATION = " \t\n.,;:!?\"'()[]"

@@ -29,25 +29,25 @@ from arborwiki.core.extract.lexicon import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
-from arborwiki.core.words import LETTER, POSSESSIVE, clitic_off, normalize_name
+from arborwiki.core.words import LOWER, POSSESSIVE, UPPER, Words, clitic_off, normalize_name
 
 _NOT_AFTER_TITLE = "".join(rf"(?<!\b{t.capitalize()}\.)" for t in sorted(TITLES))
 SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+|\s+(?=\[)")
 """A sentence ends at . ! ? — not at an honorific's period ("Dr. Maya")."""
-_WORD = re.compile(rf"{LETTER}(?:{LETTER}|['’])*")
+_WORD = Words()
 _CAP_SPAN = re.compile(
-    r"(?<![\w'’])[A-Z][\w'’&.-]*[\w]"
-    r"(?:\s+(?:(?:of|de|von|van)\s+(?:(?:the|la|der|den)\s+)?|(?:the|la)\s+)?[A-Z][\w'’&.-]*[\w])*"
-    r"|(?<![\w'’])[A-Z](?![\w'’])"
+    rf"(?<![\w'’]){UPPER}[\w'’&.-]*[\w]"
+    rf"(?:\s+(?:(?:of|de|von|van)\s+(?:(?:the|la|der|den)\s+)?|(?:the|la)\s+)?{UPPER}[\w'’&.-]*[\w])*"
+    rf"|(?<![\w'’]){UPPER}(?![\w'’])"
 )
 """A capitalised name, lower-case joins included: "Lord of the Rings", "Isabel de la Cruz"."""
-_QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{1,80}?)[\"”]")
+_QUOTED = re.compile(rf"[\"“]({UPPER}[^\"“”\n]{{1,80}}?)[\"”]")
 _ARTICLE = re.compile(r"^(?:the|a|an) (?=\S)")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.])\d[\w]*(?:[.,:/]\d+)*[\w%]*")
 _LOWER_WORD = re.compile(r"[a-z0-9]+")
 _ALNUM = re.compile(r"[^\W_]")  # what str.isalnum() accepts
 _YEAR = re.compile(r"(?:19|20)\d{2}")
-_NAME_AFTER = r"([A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)?)"
+_NAME_AFTER = rf"({UPPER}{LOWER}[\w'’-]*(?:\s+{UPPER}{LOWER}[\w'’-]*)?)"
 _PERSON_CUE = re.compile(
     r"\b(?i:my|our|his|her|their)\s+(?i:"
     + "|".join(sorted(RELATIONS))
@@ -58,7 +58,7 @@ _PERSON_CUE = re.compile(
 )
 _LOCATION_CUE = re.compile(
     r"\b(?i:in|at|to|from|near|visit|visited|visiting)\s+(?:the\s+)?"
-    r"([A-Z][\w'’.-]*[\w](?:\s+(?:of\s+)?[A-Z][\w'’.-]*[\w])*)"
+    rf"({UPPER}[\w'’.-]*[\w](?:\s+(?:of\s+)?{UPPER}[\w'’.-]*[\w])*)"
 )
 _QUANTITY = re.compile(
     r"(?i)\b(\d+|" + "|".join(sorted(NUMBER_WORDS)) + r")\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?"

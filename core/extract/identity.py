@@ -14,9 +14,9 @@ import re
 from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.extract.transcript import ROLE_WORDS
 from arborwiki.core.records import Claim, Message, Snapshot
-from arborwiki.core.words import normalize_name
+from arborwiki.core.words import UPPER, normalize_name
 
-_NAME = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"
+_NAME = rf"{UPPER}[\w'’-]*(?: {UPPER}[\w'’-]*)?"
 """One or two capitalised words: what "I'm Jordan" or "my name is Jordan Lee" gives."""
 _GIVES_NAME = re.compile(rf"\b(?i:(my name is)|i'm|i’m|i am)\s+({_NAME})")
 

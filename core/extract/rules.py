@@ -30,14 +30,14 @@ from arborwiki.core.extract.lexicon import STOP_WORDS
 from arborwiki.core.extract.schema import ClaimDraft, FacetDraft, SnapshotDraft
 from arborwiki.core.extract.transcript import ROLE_WORDS, speaker_lines
 from arborwiki.core.records import Message, Window
-from arborwiki.core.words import LETTER, clitic_off, normalize_name
+from arborwiki.core.words import Words, clitic_off, normalize_name
 
 SUMMARY_WORDS = 60
 MIN_TURN_WORDS = 8
 _SUMMARY_CHARS = 1200
 _FACET_CHARS = 120
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
-_CONTENT_WORD = re.compile(rf"{LETTER}(?:{LETTER}|['’]){{2,}}")
+_CONTENT_WORD = Words(least=3)
 _URL = re.compile(r"\S*(?:https?://|www\.)\S*")
 _EMPTY_VALUE = re.compile(r"^[\W_]*$")
 SUMMARY_MIN_CONTENT = 3

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-from arborwiki.core.words import normalize_name
+from arborwiki.core.words import UPPER, normalize_name
 
 ROLE_WORDS = frozenset({"user", "assistant", "system", "other", "bot"})
 """Speaker fields that name a role, not a person (archives often say "user"/"assistant")."""
 
 _LABEL = re.compile(
-    r"([A-Z][\w'’.-]*(?:[\w'’]|\.(?= ))(?: [A-Z][\w'’.-]*[\w'’]){0,2}):[ \t]+(\S.*)"
+    rf"({UPPER}[\w'’.-]*(?:[\w'’]|\.(?= ))(?: {UPPER}[\w'’.-]*[\w'’]){{0,2}}):[ \t]+(\S.*)"
 )
 """A line's speaker label: one to three capitalised words (the first may be a title such as
 "Dr." before a name), a colon, then what was said."""

@@ -91,6 +91,18 @@ def test_words_of_any_script_stay_whole() -> None:
     assert {"café", "josé"} <= set(draft.keywords) and "caf" not in draft.keywords
 
 
+def test_names_with_accented_capitals_are_entities() -> None:
+    draft = RuleExtractor(ExtractConfig()).extract(
+        [
+            window(
+                ("Aoife", "I met Élodie and Łukasz in Zürich, then Óscar came with my sister Åsa.")
+            )
+        ]
+    )[0]
+    assert {"élodie", "łukasz", "zürich", "óscar", "åsa"} <= set(draft.entities)
+    assert ("person", "åsa") in {(f.key, f.value) for f in draft.facets}  # "my sister Åsa"
+
+
 def test_entities_normalize_possessives_aliases_and_titles(extractor: RuleExtractor) -> None:
     draft = one(
         extractor,

@@ -40,6 +40,14 @@ def test_a_title_before_a_name_is_part_of_the_label() -> None:
     assert speaker_lines("Dr.: hi\nAnn: yes", "Ann") == [("Ann", "Dr.: hi\nAnn: yes")]
 
 
+def test_a_label_may_start_with_an_accented_capital() -> None:
+    text = "Élodie: On arrive demain.\nÅsa: Great, see you then."
+    assert speaker_lines(text, "Åsa") == [
+        ("Élodie", "On arrive demain."),
+        ("Åsa", "Great, see you then."),
+    ]
+
+
 def test_prose_and_look_alikes_stay_one_turn() -> None:
     cases = [
         ("Note: buy milk.\nTodo: call mum.", "Caroline"),  # labels, but not the speaker's
