@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -60,6 +61,12 @@ class WikiInputs:
             claims_of_snapshot=dict(of_snapshot),
             claims_of_trajectory=dict(of_trajectory),
         )
+
+    @cached_property
+    def people(self) -> frozenset[str]:
+        """The words of every person the user's snapshots name ("my partner Ciarán")."""
+        people = (p for s in self.snapshots.values() for p in s.facets.get("person", []))
+        return frozenset(w for p in people for w in p.split())
 
     def claim_trajectories(self, claim: Claim) -> list[str]:
         """The trajectory the lifecycle stamped, else every branch holding its snapshot."""

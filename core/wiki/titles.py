@@ -97,12 +97,14 @@ def distinctive_phrases(
     universe: Iterable[Trajectory],
     snapshots: dict[str, Snapshot],
     limit: int = 2,
+    names: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The group's best noun phrases by tf·idf against `universe` (trajectories as documents);
-    when its messages hold none, its best keyword nouns the same way."""
+    when its messages hold none, its best keyword nouns the same way. No phrase holds a word
+    of the group's entities or of `names`: those have pages of their own."""
     group, universe = list(group), list(universe)
     for source in (_phrases_of, _keyword_nouns):
-        chosen = _distinctive(group, universe, snapshots, source, limit)
+        chosen = _distinctive(group, universe, snapshots, source, limit, names)
         if chosen:
             return chosen
     return []
@@ -114,6 +116,7 @@ def _distinctive(
     snapshots: dict[str, Snapshot],
     source: PhraseSource,
     limit: int,
+    names: frozenset[str],
 ) -> list[str]:
     per_traj = {t.trajectory_id: source(t, snapshots) for t in universe}
     df: Counter[str] = Counter()
@@ -127,7 +130,7 @@ def _distinctive(
             size += 1
     least = MIN_USES if size >= SMALL_GROUP else 1
     n = max(len(per_traj), 1)
-    names = {w for t in group for e in t.entities for w in e.lower().split()}
+    names = names | {w for t in group for e in t.entities for w in e.lower().split()}
     usable = {p: c for p, c in uses.items() if not names & set(p.split())}
     if not any(c >= least for c in usable.values()):
         least = 1  # a thread whose phrases are all used once: its rarest one still says more

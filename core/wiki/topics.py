@@ -62,9 +62,16 @@ def topic_page(group: list[Trajectory], inputs: WikiInputs) -> PageContent:
         for value in snap.facets.get("quantity", []) if snap else []:
             counts.append(CountLine("quantity", value, tuple(sorted_ids(snap.message_ids))))
     entities = sorted({normalize_phrase(e) for t in group for e in t.entities} - {""})
+    # A person's name says who, not what about: topics name their subject (people have
+    # entity pages).
+    people = inputs.people
     first = group[0]
-    fallback = first.title.strip() or ", ".join(first.keywords[:3]) or first.trajectory_id
-    phrases = distinctive_phrases(group, inputs.trajectories.values(), inputs.snapshots)
+    named = people & set(first.title.replace(",", " ").split())
+    own_title = "" if named else first.title.strip()
+    words = [k for k in first.keywords if k not in people]
+    fallback = own_title or ", ".join(words[:3]) or first.trajectory_id
+    universe = inputs.trajectories.values()
+    phrases = distinctive_phrases(group, universe, inputs.snapshots, names=people)
     title = phrase_title(phrases, fallback)
     return PageContent("topic", title, list(group), facts, revisions, counts, items=entities)
 

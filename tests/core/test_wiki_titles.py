@@ -88,6 +88,20 @@ def test_a_title_names_what_sets_the_group_apart() -> None:
     assert phrase_title([], "continue") == "continue"
 
 
+def test_names_given_are_no_title_words() -> None:
+    # A person the user mentions ("my partner Ciarán") has an entity page: a topic is named by
+    # what it is about, not who.
+    snaps = {
+        "s1": _snap("s1", "Aoife: Ciarán wants Patagonia.", ["ciarán", "patagonia", "beach"]),
+        "s2": _snap("s2", "Aoife: The ice cave was blue.", ["ice", "cave"]),
+    }
+    trip = _traj("t1", ["s1"], "patagonia")
+    both = [trip, _traj("t2", ["s2"], "ice")]
+    assert distinctive_phrases([trip], both, snaps) == ["ciarán", "patagonia"]
+    # ("beach" is also a verb: no keyword noun)
+    assert distinctive_phrases([trip], both, snaps, names=frozenset({"ciarán"})) == ["patagonia"]
+
+
 def _claim(attribute: str, value: str) -> Claim:
     return Claim(
         claim_id=f"c-{attribute}-{value}",

@@ -53,3 +53,28 @@ def test_entities_name_items_but_bare_category_words_do_not() -> None:
     assert [(i.value, i.mentions, i.sources) for i in books[0].inventory] == [
         ("book club", 1, ("D3:1", "D3:2"))
     ]
+
+
+def test_no_topic_is_titled_by_a_person_the_user_mentions() -> None:
+    from arborwiki.core.config import Config
+    from arborwiki.core.extract.base import Labeled
+    from arborwiki.core.extract.rules import RuleExtractor
+    from arborwiki.core.pipeline import build_user_memory
+    from tests.builders import make_message
+
+    said = [
+        ("s1", "I'm going to Iceland with my partner Ciarán in February."),
+        ("s1", "Ciarán wants the Golden Circle, I want the ice caves."),
+        ("s2", "Next year Ciarán wants Patagonia. I want somewhere with a beach."),
+        ("s2", "Ciarán says Patagonia has the best hiking trails."),
+    ]
+    messages = [
+        make_message(f"m{i}", text, session_id=s, turn_index=i, speaker="Aoife", user_id="aoife")
+        for i, (s, text) in enumerate(said)
+    ]
+    cfg = Config()
+    memory = build_user_memory(messages, cfg, Labeled(RuleExtractor(cfg.extract)), load_embedder())
+    people = {f for s in memory.snapshots for f in s.facets.get("person", [])}
+    assert "ciarán" in people  # "my partner Ciarán"
+    topics = [p.title for p in memory.pages if p.kind == "topic"]
+    assert topics and not [t for t in topics if "ciarán" in t], topics
