@@ -3,7 +3,7 @@
 Flat hybrid retrieval is already strong (0.813 gold-ref coverage at 2.7K tokens on LoCoMo
 dev, benchmarks/results/locomo_dev.md), so the structure must never
 lose its hits; it decides which messages *join* them. Order of admission:
-0. the messages the query's claim lines cite (a changed belief's old and new source, a
+0. the messages the query's claim lines cite (a changed belief's new and old source, a
    current value's source), so each claim line's citation can be checked against the words
    the person used (QueryService.evidence gives them a small share of the budget);
 1. the message hits in rank order; a hit ranked below `reply_hits` whose trajectory was
