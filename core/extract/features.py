@@ -29,7 +29,15 @@ from arborwiki.core.extract.lexicon import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
-from arborwiki.core.words import LOWER, POSSESSIVE, UPPER, Words, clitic_off, normalize_name
+from arborwiki.core.words import (
+    LETTER,
+    LOWER,
+    POSSESSIVE,
+    UPPER,
+    Words,
+    clitic_off,
+    normalize_name,
+)
 
 _NOT_AFTER_TITLE = "".join(rf"(?<!\b{t.capitalize()}\.)" for t in sorted(TITLES))
 SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+|\s+(?=\[)")
@@ -61,7 +69,9 @@ _LOCATION_CUE = re.compile(
     rf"({UPPER}[\w'’.-]*[\w](?:\s+(?:of\s+)?{UPPER}[\w'’.-]*[\w])*)"
 )
 _QUANTITY = re.compile(
-    r"(?i)\b(\d+|" + "|".join(sorted(NUMBER_WORDS)) + r")\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?"
+    r"(?i)\b(\d+|"
+    + "|".join(sorted(NUMBER_WORDS))
+    + rf")\s+({LETTER}(?:{LETTER}|['-])+)(?:\s+({LETTER}(?:{LETTER}|['-])+))?"
 )
 
 

@@ -9,6 +9,7 @@ import pytest
 from arborwiki.backends.extractors import build_extractor
 from arborwiki.core.config import ExtractConfig
 from arborwiki.core.extract.base import to_snapshot
+from arborwiki.core.extract.features import quantities
 from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.extract.schema import ClaimDraft, SnapshotDraft
 from arborwiki.core.records import Window
@@ -101,6 +102,10 @@ def test_names_with_accented_capitals_are_entities() -> None:
     )[0]
     assert {"élodie", "łukasz", "zürich", "óscar", "åsa"} <= set(draft.entities)
     assert ("person", "åsa") in {(f.key, f.value) for f in draft.facets}  # "my sister Åsa"
+
+
+def test_quantities_count_words_of_any_script() -> None:
+    assert quantities(["We tried 3 cafés and two crêperies"]) == ["3 cafés", "2 crêperies"]
 
 
 def test_entities_normalize_possessives_aliases_and_titles(extractor: RuleExtractor) -> None:
