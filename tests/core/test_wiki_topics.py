@@ -1,14 +1,18 @@
 """Topic grouping (forks and shared topic keywords join; groups stay small), topic ↔ entity
-links, and which entities count as inventory items."""
+links, which entities count as inventory items, and who does not title a topic."""
 
 from __future__ import annotations
 
-from arborwiki.core.config import WikiConfig
+from arborwiki.core.config import Config, WikiConfig
 from arborwiki.core.embedding import load_embedder
+from arborwiki.core.extract.base import Labeled
+from arborwiki.core.extract.rules import RuleExtractor
+from arborwiki.core.pipeline import build_user_memory
 from arborwiki.core.wiki.context import WikiInputs
 from arborwiki.core.wiki.inventory import plan_inventory_pages
 from arborwiki.core.wiki.naming import filename_for
 from arborwiki.core.wiki.topics import topic_groups
+from tests.builders import make_message
 from tests.core.test_wiki_compile import moving_user_pages, page
 from tests.core.wiki_fixtures import snapshot, trajectory
 
@@ -56,12 +60,6 @@ def test_entities_name_items_but_bare_category_words_do_not() -> None:
 
 
 def test_no_topic_is_titled_by_a_person_the_user_mentions() -> None:
-    from arborwiki.core.config import Config
-    from arborwiki.core.extract.base import Labeled
-    from arborwiki.core.extract.rules import RuleExtractor
-    from arborwiki.core.pipeline import build_user_memory
-    from tests.builders import make_message
-
     said = [
         ("s1", "I'm going to Iceland with my partner Ciarán in February."),
         ("s1", "Ciarán wants the Golden Circle, I want the ice caves."),
