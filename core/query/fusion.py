@@ -5,8 +5,11 @@ from __future__ import annotations
 from arborwiki.core.query.reader import Hit, MessageRef
 
 
-def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[Hit[MessageRef]]:
-    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties).
+def fuse_hits(
+    lists: list[tuple[float, list[MessageRef]]], rrf_k: int, limit: int | None = None
+) -> list[Hit[MessageRef]]:
+    """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties),
+    the best `limit` of them (all when None).
 
     Equal scores keep the order in which the messages first appeared — earlier list, then
     better rank — because the dict keeps insertion order and the sort is stable."""
@@ -20,7 +23,7 @@ def fuse_hits(lists: list[tuple[float, list[MessageRef]]], rrf_k: int) -> list[H
             else:
                 score[mid] = weight / (rrf_k + rank)
                 refs[mid] = ref
-    order = sorted(score, key=score.__getitem__, reverse=True)
+    order = sorted(score, key=score.__getitem__, reverse=True)[:limit]
     return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
 
 

@@ -191,7 +191,7 @@ class QueryService:
             lists.append(
                 (qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
             )
-        return fuse_hits(lists, qc.rrf_k)[: qc.message_hits], lists
+        return fuse_hits(lists, qc.rrf_k, qc.message_hits), lists
 
     def _routed_lists(
         self,
@@ -244,8 +244,9 @@ class QueryService:
             # Few slots: the sharper ranking (full text) decides; many: the vectors join.
             (w_text, texts), *vectors = route.hit_lists
             v_scale = min(1.0, slots / qc.vector_full_weight_slots)
-            lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
-            hits = fuse_hits(lists, qc.rrf_k)[: qc.message_hits]
+            if v_scale < 1.0:  # at 1.0 the lists are route.hits' own: the same fusion
+                lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
+                hits = fuse_hits(lists, qc.rrf_k, qc.message_hits)
         if route.dated and qc.w_dated:
             # A named day or month is the question's own constraint: its ranking joins the
             # global one at every budget, not scaled away like the structure's lists.
