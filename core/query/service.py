@@ -318,12 +318,11 @@ class QueryService:
         if not ids:
             return []
         by_id = {r.message.message_id: r for r in self.reader.messages(user_id, list(ids))}
-        out = []
-        for m in dict.fromkeys(ids):
-            if m in by_id and (cost := by_id[m].tokens(self.cfg.tokens)) <= room:
-                out.append(by_id[m])
-                room -= cost
-        return out
+        fits = Budget(room, self.cfg.tokens)  # skips a repeat, and what no longer fits
+        for m in ids:
+            if m in by_id:
+                fits.offer(by_id[m], "claim")
+        return [a.ref for a in fits.admitted]
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
