@@ -289,10 +289,10 @@ class QueryService:
         return self.cfg.query.no_replies_for_lists and (info.is_list or info.is_count)
 
     def evidence_order(
-        self, route: Route, budget_tokens: int, cited: Sequence[str] = (), cited_room: int = 0
+        self, route: Route, budget_tokens: int, first: list[MessageRef] | None = None
     ) -> Budget:
         """Step 3: admit evidence messages (see core.query.evidence) within the budget; the
-        `cited` messages (those the claim lines cite) first."""
+        `first` messages (those the claim lines cite) before any other."""
         hits = self.evidence_hits(route, budget_tokens)
         expanded = self.expanded_trajectories(route)
         return expand_evidence(
@@ -306,7 +306,7 @@ class QueryService:
             self.cfg.query.reply_max_tokens or None,
             self.cfg.query.thread_by_distance,
             self.cfg.query.replies_to_questions_only,
-            self._cited(route.user_id, cited, cited_room),
+            first,
         )
 
     def _cited(self, user_id: str, ids: Sequence[str], room: int) -> list[MessageRef]:
@@ -342,8 +342,8 @@ class QueryService:
         claims, claim_tokens = self._claims(route, share)
         # The new value's source before the old one's: what holds now, if only one fits.
         cited = [m for c in claims for m in (*c.replaced_by_message_ids, *c.source_message_ids)]
-        room = share - claim_tokens
-        admitted = self.evidence_order(route, budget_tokens - claim_tokens, cited, room)
+        first = self._cited(route.user_id, cited, share - claim_tokens)
+        admitted = self.evidence_order(route, budget_tokens - claim_tokens, first)
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
