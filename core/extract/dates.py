@@ -189,6 +189,16 @@ def _is_modal_may(match: re.Match[str]) -> bool:
     return "may" in match.group(0) and "May" not in match.group(0)
 
 
+_PERIOD_BEFORE = re.compile(r"(?i)\b(?:for|over|during|within|throughout|in)\s+the\s+$")
+"""'for the next year', 'over the past month': a stretch of time running from the session,
+not a day in it or a year away ("I'm planning my trips for the next year" is said now)."""
+
+
+def _is_period(text: str, match: re.Match[str]) -> bool:
+    start = match.start()
+    return _PERIOD_BEFORE.search(text, max(0, start - 16), start) is not None
+
+
 @lru_cache(maxsize=65536)
 def date_spans(text: str) -> tuple[tuple[str, str], ...]:
     """(span, kind) pairs; cached because a sentence is read for claims, summary and facets."""
@@ -196,6 +206,8 @@ def date_spans(text: str) -> tuple[tuple[str, str], ...]:
     for match in _DATE_RE.finditer(text):
         kind = match.lastgroup or ""
         if kind in {"dmy", "mdy", "my", "month"} and _is_modal_may(match):
+            continue
+        if kind == "rel" and _is_period(text, match):
             continue
         spans.append((match.group(0), kind))
     return tuple(spans)

@@ -64,6 +64,34 @@ def test_a_sentence_about_what_is_ahead_takes_the_next_month_or_weekday(
     assert [d for _, d in normalize_dates(text, SESSION)] == [expected]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm planning my trips for the next year.",
+        "Over the past week I have run every day.",
+        "In the last month work has been mad.",
+        "We'll stay with my parents for the coming week.",
+        "Things were quiet during the past year.",
+    ],
+)
+def test_a_stretch_of_time_from_the_session_is_no_date(text: str) -> None:
+    """'for the next year' runs from the session day: no day in it (or a year away) is the
+    date of what is said."""
+    assert normalize_dates(text, SESSION) == []
+
+
+def test_the_same_words_without_a_stretch_are_a_date() -> None:
+    assert [d for _, d in normalize_dates("Next year I'll go to Kyoto.", SESSION)] == [
+        date(2024, 5, 8)
+    ]
+    assert [d for _, d in normalize_dates("I was sick this past week.", SESSION)] == [
+        date(2023, 5, 1)
+    ]
+    assert [d for _, d in normalize_dates("I'll reform the next week.", SESSION)] == [
+        date(2023, 5, 15)
+    ]
+
+
 def test_span_is_returned_as_written() -> None:
     assert normalize_dates("I went there yesterday.", SESSION) == [("yesterday", date(2023, 5, 7))]
 

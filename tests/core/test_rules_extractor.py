@@ -244,14 +244,16 @@ def test_a_later_clause_keeps_its_date_and_a_cut_date_leaves_no_dangling_words(
     draft = one(
         extractor,
         ("Melanie", "I work as a nurse at OHSU, and they gave me a week off in February."),
-        ("Melanie", "I'm planning my trips for the next year."),
+        ("Melanie", "I'm booking my flights for next year."),
         ("Melanie", "I went hiking, last Friday."),  # no subject of its own: the date is its
+        ("Melanie", "I'm planning my trips for the next year."),  # a stretch from now: no date
     )
     got = [(c.attribute, c.value, c.event_time) for c in draft.claims]
     assert got == [
         ("works as", "a nurse at OHSU", None),  # the week off is in February, not the job
-        ("planning", "my trips", "2024-05-08"),  # was "my trips for the"
+        ("booking", "my flights", "2024-05-08"),  # was "my flights for"
         ("went", "hiking", "2023-05-05"),
+        ("planning", "my trips for the next year", None),
     ]
 
 
