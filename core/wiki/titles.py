@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from arborwiki.core.extract.lexicon import NUMERALS, STOP_WORDS
+from arborwiki.core.extract.lexicon import MONTHS, NUMERALS, STOP_WORDS, WEEKDAYS
 from arborwiki.core.records import Snapshot, Trajectory
 from arborwiki.core.words import LETTER, can_be_noun, only_noun
 
@@ -43,14 +43,17 @@ SMALL_GROUP = 3
 
 
 def _words_ok(word: str) -> bool:
-    """A word that may name a subject: no stop word, generic noun or number word ("the
-    fifth", "eighteen months" titled a travel thread "eighteen and fifth")."""
+    """A word that may name a subject: no stop word, generic noun, number word ("the
+    fifth", "eighteen months" titled a travel thread "eighteen and fifth"), month or weekday
+    ("february and flight")."""
     return (
         len(word) > 2
         and "'" not in word
         and word not in STOP_WORDS
         and word not in NOT_A_SUBJECT
         and word not in NUMERALS
+        and word not in MONTHS
+        and word not in WEEKDAYS
     )
 
 

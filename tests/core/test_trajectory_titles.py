@@ -33,3 +33,16 @@ def test_a_thread_that_repeats_nothing_keeps_its_anchor() -> None:
     # no anchor either: its commonest terms, ties alphabetical
     assert trajectory_title(_state({"kiln": 1, "bowl": 1}), idf, _cfg(1.5)) == "bowl, kiln"
     assert trajectory_title(_state({}), {}, _cfg(1.5)) == "untitled"
+
+
+def test_a_month_or_weekday_titles_no_thread() -> None:
+    """'We're launching a new fraud dashboard in April': the thread is the launch, not April."""
+    idf = {"april": 3.0, "saturday": 3.0, "dashboard": 2.5, "fraud": 2.8, "launch": 2.0}
+    idf |= {"aoife": 1.0}
+    repeated = _state({"april": 3, "saturday": 2, "dashboard": 2}, "april")
+    assert trajectory_title(repeated, idf, _cfg(1.5)) == "dashboard"
+    # the anchor is a month: the rarest specific term instead (fraud 2.8 > launch 2.0; the
+    # user's own name is generic, 1.0 < 1.5)
+    once = _state({"april": 1, "launch": 1, "fraud": 1, "aoife": 1}, "april")
+    assert trajectory_title(once, idf, _cfg(1.5)) == "fraud"
+    assert trajectory_title(_state({"friday": 1}, "friday"), idf, _cfg(1.5)) == "untitled"

@@ -128,3 +128,8 @@ def test_facts_that_do_not_parse_are_not_facts() -> None:
 def test_number_words_and_words_of_any_script_in_titles() -> None:
     assert noun_phrases("Any idea where the fifth will be? The eighteen months flew.") == set()
     assert noun_phrases("We met at the café with my señora") == {"café", "señora"}
+
+
+def test_months_and_weekdays_are_no_title_words() -> None:
+    assert noun_phrases("See you this Saturday, and the July heat!") == set()
+    assert noun_phrases("My souvenir from the market") == {"souvenir", "market"}
