@@ -340,14 +340,7 @@ class LanceMemoryReader:
         return [to_message_ref(r) for r in rows]
 
     def claims_by_id(self, user_id: str, claim_ids: list[str]) -> list[Claim]:
-        if not claim_ids:
-            return []
-        cached = self._user_records("claims", user_id, lambda r: to_record(Claim, r))
-        if cached is not None:
-            wanted = set(claim_ids)
-            return [c for c in cached if c.claim_id in wanted]
-        rows = self.store.rows("claims", user_id, "claim_id", claim_ids)
-        return [to_record(Claim, r) for r in rows]
+        return self._claims_with(user_id, "claim_id", claim_ids) if claim_ids else []
 
     def all_messages(self, user_id: str) -> list[MessageRef]:
         cached = self._cached_messages(user_id)
@@ -357,12 +350,15 @@ class LanceMemoryReader:
         return [to_message_ref(r) for r in rows]
 
     def claims(self, user_id: str, trajectory_ids: list[str]) -> list[Claim]:
+        return self._claims_with(user_id, "trajectory_id", trajectory_ids)
+
+    def _claims_with(self, user_id: str, column: str, values: list[str]) -> list[Claim]:
+        """The user's claims whose `column` is one of `values`, in store order."""
         cached = self._user_records("claims", user_id, lambda r: to_record(Claim, r))
         if cached is not None:
-            wanted = set(trajectory_ids)
-            return [c for c in cached if c.trajectory_id in wanted]
-        rows = self.store.rows("claims", user_id, "trajectory_id", trajectory_ids)
-        return [to_record(Claim, r) for r in rows]
+            wanted = set(values)
+            return [c for c in cached if getattr(c, column) in wanted]
+        return [to_record(Claim, r) for r in self.store.rows("claims", user_id, column, values)]
 
     def nodes(self, user_id: str) -> list[ForestNode]:
         return [to_record(ForestNode, r) for r in self.store.rows("forest_nodes", user_id)]
