@@ -2,7 +2,8 @@
 
 Builds (or reuses, `--store`) a store of synthetic users (200 messages each by default),
 starts the query actor replicas, warms them (every user asked once per replica: the
-reader's per-user cache is full, the steady state of a serving replica), then times calls
+reader's per-user cache is full, the steady state of a serving replica; with `--users` above
+`store.reader_cache_users` most calls read cold, which is what that measures), then times calls
 end to end (driver → `ray.get` → actor → Lance) for one caller and for `--concurrency`
 threads, and prints p50/p95/p99 and the replicas' CPU per call (their processes' user +
 system time, Lance's threads included, read with psutil). In process it also times every
@@ -88,8 +89,11 @@ def timed(call: Call, user: str, text: str) -> float:
 
 
 def run_load(call: Call, users: list[str], texts: list[str], n: int, threads: int) -> list[float]:
-    """`n` calls on random (user, text) pairs from `threads` callers; per-call seconds."""
-    rng = random.Random(7)
+    """`n` calls on random (user, text) pairs from `threads` callers; per-call seconds.
+    Each caller count draws its own pairs: a phase never finds exactly the users the phase
+    before it just asked (with more users than `store.reader_cache_users`, that made the
+    32-caller phase of one replica warm by accident)."""
+    rng = random.Random(7 + threads)
     jobs = [(rng.choice(users), rng.choice(texts)) for _ in range(n)]
     if threads == 1:
         return [timed(call, u, t) for u, t in jobs]
