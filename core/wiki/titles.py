@@ -34,7 +34,7 @@ NOT_A_SUBJECT = frozenset(
     way ways thing things day days moment moments kind sort part end idea ideas stuff one ones
     people person world life week weekend year years month today tonight place piece love
     support feeling feelings experience reminder chance journey lot bunch couple memories
-    memory amount rest pic pics photo photos picture pictures""".split()
+    memory amount rest pic pics photo photos picture pictures bye""".split()
 )
 # Snapshots of the group that must use a phrase before it can name the group (groups of
 # fewer than SMALL_GROUP snapshots: one use is enough).

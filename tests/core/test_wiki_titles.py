@@ -130,6 +130,17 @@ def test_number_words_and_words_of_any_script_in_titles() -> None:
     assert noun_phrases("We met at the café with my señora") == {"café", "señora"}
 
 
+def test_a_farewell_is_no_title_word() -> None:
+    # conv-47's souvenir thread was titled "souvenir and bye" from its keyword nouns
+    snaps = {
+        "s1": _snap("s1", "Anna: Got souvenirs! Bye!", ["souvenir", "bye"]),
+        "s2": _snap("s2", "Ben: The ice cave was blue.", ["ice", "cave"]),
+    }
+    trip = _traj("t1", ["s1"], "souvenir")
+    both = [trip, _traj("t2", ["s2"], "ice")]
+    assert distinctive_phrases([trip], both, snaps) == ["souvenir"]
+
+
 def test_months_and_weekdays_are_no_title_words() -> None:
     assert noun_phrases("See you this Saturday, and the July heat!") == set()
     assert noun_phrases("My souvenir from the market") == {"souvenir", "market"}
