@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from arborwiki.core.extract.lexicon import (
+    DATE_WORDS,
     EVENT_ORDER,
     EVENT_PAIRS,
     EVENT_WORDS,
     IE_SINGULARS,
     IMPERATIVES,
     INTERJECTIONS,
-    MONTHS,
     NOT_PLURAL,
     NUMBER_WORDS,
     RELATIONS,
@@ -27,7 +27,6 @@ from arborwiki.core.extract.lexicon import (
     TIME_UNITS,
     TITLES,
     WEEKDAY_ABBREVIATIONS,
-    WEEKDAYS,
 )
 from arborwiki.core.words import (
     LETTER,
@@ -172,8 +171,7 @@ def _is_common(token: str) -> bool:
         or low in INTERJECTIONS
         or low in IMPERATIVES
         or low in TITLES
-        or low in MONTHS
-        or low in WEEKDAYS
+        or low in DATE_WORDS
         or low in WEEKDAY_ABBREVIATIONS
     )
 

@@ -34,6 +34,9 @@ WEEKDAYS: frozenset[str] = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 
+DATE_WORDS: frozenset[str] = MONTHS | WEEKDAYS
+"""Names of months and weekdays: they say when, never what (no page or thread is titled by one)."""
+
 WEEKDAY_ABBREVIATIONS: frozenset[str] = frozenset(
     "mon tue tues wed thu thur thurs fri sat sun".split()
 )

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable
 
 from arborwiki.core.config import AttachConfig
-from arborwiki.core.extract.lexicon import MONTHS, WEEKDAYS
+from arborwiki.core.extract.lexicon import DATE_WORDS
 from arborwiki.core.forest.scoring import specific
 from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.records import ForestNode, Trajectory
@@ -54,27 +54,22 @@ def trajectory_title(state: TrajectoryState, idf: dict[str, float], cfg: AttachC
     "put"); else its topic anchor (a one-snapshot thread, or one that repeats nothing), else
     its commonest terms. A month or weekday titles nothing."""
     counts = state.keyword_counts
-    repeated = [t for t, n in counts.items() if n >= 2 and not _dates_it(t)]
+    repeated = [t for t, n in counts.items() if n >= 2 and t not in DATE_WORDS]
     rare = specific(repeated, idf, cfg)
     recurring = [t for t in repeated if t in rare and (" " in t or can_be_noun(t))]
     ranked = sorted(recurring, key=lambda t: (-counts[t] * idf.get(t, math.inf), t))
     anchor = state.topic_key
-    if _dates_it(anchor):  # the rarest specific term that is no date, as the anchor is chosen
-        terms = specific([t for t in counts if not _dates_it(t)], idf, cfg)
+    if anchor in DATE_WORDS:  # chosen again as the anchor is, among the terms that are no date
+        terms = specific([t for t in counts if t not in DATE_WORDS], idf, cfg)
         anchor = min(terms, key=lambda t: (-idf.get(t, math.inf), t), default="")
     return (
         ", ".join(ranked[:TITLE_TERMS])
         or anchor
         or ", ".join(
-            [t for t in state.top_terms(2 * TITLE_TERMS) if not _dates_it(t)][:TITLE_TERMS]
+            [t for t in state.top_terms(2 * TITLE_TERMS) if t not in DATE_WORDS][:TITLE_TERMS]
         )
         or "untitled"
     )
-
-
-def _dates_it(term: str) -> bool:
-    """A month or weekday says when, not what: no title ("april" for a dashboard launch)."""
-    return term in MONTHS or term in WEEKDAYS
 
 
 def trajectory_record(user_id: str, state: TrajectoryState, title: str) -> Trajectory:

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from arborwiki.core.extract.lexicon import MONTHS, NUMERALS, STOP_WORDS, WEEKDAYS
+from arborwiki.core.extract.lexicon import DATE_WORDS, NUMERALS, STOP_WORDS
 from arborwiki.core.records import Snapshot, Trajectory
 from arborwiki.core.words import LETTER, can_be_noun, only_noun
 
@@ -52,8 +52,7 @@ def _words_ok(word: str) -> bool:
         and word not in STOP_WORDS
         and word not in NOT_A_SUBJECT
         and word not in NUMERALS
-        and word not in MONTHS
-        and word not in WEEKDAYS
+        and word not in DATE_WORDS
     )
 
 
