@@ -10,14 +10,16 @@ are kept in a small LRU keyed by the trajectories table version (a rebuild moves
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder
 from arborwiki.core.extract.base import Extractor, to_snapshot
 from arborwiki.core.forest.forest import Forest
 from arborwiki.core.forest.placement import Placement
-from arborwiki.core.query.reader import MemoryReader
+from arborwiki.core.query.reader import MemoryReader, MessageRef
 from arborwiki.core.query.result import CrossEvidence, LocalizeResult, PathStep
 from arborwiki.core.records import EvidenceItem, Message, Snapshot, Window, stable_id
 from arborwiki.core.words import content_words
@@ -26,7 +28,16 @@ ONLINE_SESSION = "online"
 CROSS_BRANCH_EVIDENCE = 8
 
 
-def pseudo_window(user_id: str, turn_text: str, now: datetime) -> Window:
+def owner_speaker(messages: Sequence[MessageRef]) -> str:
+    """How the archive labels its owner's turns: the speaker of their latest one ("Aoife"),
+    "user" when none is stored. The live turn is the owner speaking and is read as their
+    stored turns were ("Aoife: …", not "user: …"): a turn labelled otherwise lands on its
+    own trajectory less often (`benchmarks/results/localize.md`)."""
+    owned = [r.message for r in messages if r.message.role == "user"]
+    return max(owned, key=lambda m: m.timestamp).speaker if owned else "user"
+
+
+def pseudo_window(user_id: str, turn_text: str, now: datetime, speaker: str = "user") -> Window:
     """The turn as a window of one user message, in its own session (never the stored ones)."""
     message = Message(
         user_id=user_id,
@@ -34,7 +45,7 @@ def pseudo_window(user_id: str, turn_text: str, now: datetime) -> Window:
         session_id=ONLINE_SESSION,
         message_id=stable_id("turn", user_id, turn_text, now.isoformat()),
         turn_index=0,
-        speaker="user",
+        speaker=speaker,
         role="user",
         text=turn_text,
         timestamp=now,
@@ -55,6 +66,14 @@ def pseudo_snapshot(window: Window, extractor: Extractor, embedder: Embedder) ->
     return sigma
 
 
+class UserForest(NamedTuple):
+    """A user's rebuilt forest, its snapshots by id, and how their own turns are labelled."""
+
+    forest: Forest
+    snapshots: dict[str, Snapshot]
+    owner: str
+
+
 class ForestCache:
     """LRU of rebuilt forests keyed by (user_id, trajectories-table version), bounded by
     users and by snapshots held (a forest holds every node and snapshot of its user, so a
@@ -64,17 +83,13 @@ class ForestCache:
     def __init__(self, size: int, max_snapshots: int | None = None) -> None:
         self.size = size
         self.max_snapshots = max_snapshots
-        self._forests: OrderedDict[tuple[str, int], tuple[Forest, dict[str, Snapshot]]] = (
-            OrderedDict()
-        )
+        self._forests: OrderedDict[tuple[str, int], UserForest] = OrderedDict()
 
     @property
     def snapshots_held(self) -> int:
-        return sum(len(snapshots) for _, snapshots in self._forests.values())
+        return sum(len(entry.snapshots) for entry in self._forests.values())
 
-    def get(
-        self, reader: MemoryReader, user_id: str, cfg: Config
-    ) -> tuple[Forest, dict[str, Snapshot]]:
+    def get(self, reader: MemoryReader, user_id: str, cfg: Config) -> UserForest:
         key = (user_id, reader.version("trajectories"))
         if key in self._forests:
             self._forests.move_to_end(key)
@@ -83,7 +98,11 @@ class ForestCache:
         forest = Forest.from_records(
             user_id, cfg.attach, snapshots, reader.nodes(user_id), reader.all_trajectories(user_id)
         )
-        entry = (forest, {s.snapshot_id: s for s in snapshots})
+        entry = UserForest(
+            forest,
+            {s.snapshot_id: s for s in snapshots},
+            owner_speaker(reader.all_messages(user_id)),
+        )
         self._forests[key] = entry
         while len(self._forests) > self.size or (
             len(self._forests) > 1

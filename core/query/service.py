@@ -479,9 +479,9 @@ class QueryService:
             raise ValueError("user_id is required")
         if not turn_text.strip():
             raise ValueError("turn text is empty")
-        window = pseudo_window(user_id, turn_text, datetime.now(UTC))
+        forest, snapshots, owner = self._forests.get(self.reader, user_id, self.cfg)
+        window = pseudo_window(user_id, turn_text, datetime.now(UTC), owner)
         sigma = pseudo_snapshot(window, self._extractor, self.embedder)
-        forest, snapshots = self._forests.get(self.reader, user_id, self.cfg)
         placement = forest.locate(sigma)
         evidence = self.reader.evidence(user_id)
         return localize_result(

@@ -79,6 +79,20 @@ def test_localize_continues_an_existing_alice_trajectory(
     assert all(e.trajectory_id != result.trajectory_id for e in result.evidence)
 
 
+def test_localize_reads_the_turn_as_the_owner_says_it(
+    service: QueryService, store_dir: Path
+) -> None:
+    """Aoife's turns are stored as "Aoife: …"; a live turn labelled "user" scored 0.35 against
+    the Patagonia thread (a NEW branch), labelled as she is it continues that thread."""
+    result = service.localize("o'connor", "The Patagonia trip is booked for March")
+    assert result.decision == "CONTINUE", result.model_dump()
+    traj = {
+        r["trajectory_id"]: r["title"]
+        for r in LanceStore(store_dir).rows("trajectories", "o'connor")
+    }
+    assert traj[result.trajectory_id] == "patagonia"
+
+
 def test_localize_for_bob_never_returns_alice_ids(service: QueryService, store_dir: Path) -> None:
     result = service.localize("bob", MARATHON_TURN)
     alice = _ids(store_dir, "messages", "message_id", "alice")

@@ -14,7 +14,7 @@ import pytest
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.embedding import load_embedder
 from arborwiki.core.forest.forest import Forest
-from arborwiki.core.query.localize import cross_branch_evidence, pseudo_window
+from arborwiki.core.query.localize import cross_branch_evidence, owner_speaker, pseudo_window
 from arborwiki.core.query.reader import MessageRef
 from arborwiki.core.query.service import QueryService
 from arborwiki.core.records import (
@@ -69,6 +69,9 @@ class DictReader:
             for m in self.messages_
             if m.user_id == user_id and m.message_id in wanted
         ]
+
+    def all_messages(self, user_id: str) -> list[MessageRef]:
+        return [MessageRef(m, None, None) for m in self.messages_ if m.user_id == user_id]
 
     def version(self, table: str) -> int:
         return self.table_version
@@ -145,6 +148,23 @@ def test_pseudo_window_is_one_user_message_now() -> None:
     assert (message.speaker, message.role, message.text) == ("user", "user", "hello there")
     assert message.timestamp == now and window.timestamp == now
     assert window.session_id == "online" and message.user_id == "u1"
+
+
+def test_the_live_turn_is_labelled_as_the_owner_latest_turn() -> None:
+    """The owner speaks under the label their stored turns carry: the latest one's speaker,
+    whatever the others in the archive are called; "user" when they have said nothing."""
+    who = [("Aoife O'Connor", "user"), ("assistant", "assistant"), ("Aoife", "user")]
+    who += [("Ciarán", "assistant")]
+    messages = [
+        make_message(f"m{i}", speaker=s, role=r, timestamp=T0 + timedelta(minutes=i))
+        for i, (s, r) in enumerate(who)
+    ]
+    refs = [MessageRef(m, None, None) for m in reversed(messages)]  # store order is no clock
+    assert owner_speaker(refs) == "Aoife"
+    assert owner_speaker(refs[:1] + refs[2:3]) == "user"  # only others' turns
+    assert owner_speaker([]) == "user"
+    now = datetime(2025, 3, 1, 12, tzinfo=UTC)
+    assert pseudo_window("u1", "hi", now, "Aoife").messages[0].speaker == "Aoife"
 
 
 def test_cross_branch_evidence_skips_own_branch_and_puts_active_first() -> None:
