@@ -195,8 +195,7 @@ not a day in it or a year away ("I'm planning my trips for the next year" is sai
 
 
 def _is_period(text: str, match: re.Match[str]) -> bool:
-    start = match.start()
-    return _PERIOD_BEFORE.search(text, max(0, start - 16), start) is not None
+    return _PERIOD_BEFORE.search(text, 0, match.start()) is not None
 
 
 @lru_cache(maxsize=65536)

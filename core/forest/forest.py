@@ -30,6 +30,7 @@ from arborwiki.core.forest.scoring import (
     TrajectoryFeatures,
     facet_pairs,
     g_prepared,
+    rarest_specific,
     specific,
     term_idf,
     vector_center,
@@ -110,9 +111,8 @@ class Forest:
     def topic_key_for(self, sigma: Snapshot) -> str:
         """The rarest specific entity (else keyword) of σ: its topic anchor."""
         for pool in (sigma.entities, sigma.keywords):
-            spec = specific(pool, self.idf, self.cfg)
-            if spec:
-                return min(spec, key=lambda t: (-self.idf.get(t, float("inf")), t))
+            if anchor := rarest_specific(pool, self.idf, self.cfg):
+                return anchor
         return ""
 
     # ---- locate ----------------------------------------------------------------------

@@ -41,6 +41,11 @@ def specific(terms: Iterable[str], idf: dict[str, float], cfg: AttachConfig) -> 
     return {t for t in norm_set(terms) if idf.get(t, math.inf) >= cfg.specific_idf}
 
 
+def rarest_specific(terms: Iterable[str], idf: dict[str, float], cfg: AttachConfig) -> str:
+    """The specific term with the highest idf (ties alphabetical); "" when none is specific."""
+    return min(specific(terms, idf, cfg), key=lambda t: (-idf.get(t, math.inf), t), default="")
+
+
 def jaccard(a: set[str], b: set[str]) -> float:
     union = a | b
     return len(a & b) / len(union) if union else 0.0

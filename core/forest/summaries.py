@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from arborwiki.core.config import AttachConfig
 from arborwiki.core.extract.lexicon import DATE_WORDS
-from arborwiki.core.forest.scoring import specific
+from arborwiki.core.forest.scoring import rarest_specific, specific
 from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.records import ForestNode, Trajectory
 from arborwiki.core.words import can_be_noun
@@ -60,14 +60,11 @@ def trajectory_title(state: TrajectoryState, idf: dict[str, float], cfg: AttachC
     ranked = sorted(recurring, key=lambda t: (-counts[t] * idf.get(t, math.inf), t))
     anchor = state.topic_key
     if anchor in DATE_WORDS:  # chosen again as the anchor is, among the terms that are no date
-        terms = specific([t for t in counts if t not in DATE_WORDS], idf, cfg)
-        anchor = min(terms, key=lambda t: (-idf.get(t, math.inf), t), default="")
+        anchor = rarest_specific([t for t in counts if t not in DATE_WORDS], idf, cfg)
     return (
         ", ".join(ranked[:TITLE_TERMS])
         or anchor
-        or ", ".join(
-            [t for t in state.top_terms(2 * TITLE_TERMS) if t not in DATE_WORDS][:TITLE_TERMS]
-        )
+        or ", ".join([t for t in state.top_terms(len(counts)) if t not in DATE_WORDS][:TITLE_TERMS])
         or "untitled"
     )
 
