@@ -95,6 +95,9 @@ Friday"): its bare month or weekday is the next one, not the last one."""
 _IS_DATE = re.compile(r"(?i)\b(?:is|are|[’']s|[’']re)\s+(?:on\s+)?$")
 """'My last shift is June 7', 'the party is on Friday': a date stated in the present is the
 next one."""
+_FOR_DATE = re.compile(r"(?i)\bfor\s+(?:the\s+)?$")
+"""'booking flights for February 10', 'a table for Friday': a date something is for is the
+one ahead."""
 _FUTURE_KINDS = frozenset({"month", "weekday", "dmy", "mdy"})
 _PAST_ONLY = re.compile(r"(?i)^(?:last|since)\b|(?:19|20)\d{2}$")
 _SENTENCE_START = re.compile(r"[.!?\n][^.!?\n]*$")
@@ -198,6 +201,17 @@ def _is_period(text: str, match: re.Match[str]) -> bool:
     return _PERIOD_BEFORE.search(text, 0, match.start()) is not None
 
 
+_AT_SENTENCE_START = re.compile(r"(?:^|[.!?:\n])[\s\"“‘'(*_-]*$")
+
+
+def _is_title_word(text: str, match: re.Match[str]) -> bool:
+    """'I finished Tomorrow, and Tomorrow, and Tomorrow': "Tomorrow" capitalized inside a
+    sentence is a name (a book, a song), not the day after; "TOMORROW!" and "Tomorrow I…"
+    stay dates."""
+    word = match.group(0)
+    return word.istitle() and not _AT_SENTENCE_START.search(text, 0, match.start())
+
+
 @lru_cache(maxsize=65536)
 def date_spans(text: str) -> tuple[tuple[str, str], ...]:
     """(span, kind) pairs; cached because a sentence is read for claims, summary and facets."""
@@ -207,6 +221,8 @@ def date_spans(text: str) -> tuple[tuple[str, str], ...]:
         if kind in {"dmy", "mdy", "my", "month"} and _is_modal_may(match):
             continue
         if kind == "rel" and _is_period(text, match):
+            continue
+        if kind == "deictic" and _is_title_word(text, match):
             continue
         spans.append((match.group(0), kind))
     return tuple(spans)
@@ -236,7 +252,7 @@ def _ahead(before: str, span: str) -> bool:
         return False
     start = _SENTENCE_START.search(before)
     sentence = before[start.start() + 1 :] if start else before
-    return _FUTURE.search(sentence) is not None or _IS_DATE.search(sentence) is not None
+    return any(cue.search(sentence) for cue in (_FUTURE, _IS_DATE, _FOR_DATE))
 
 
 def event_date(text: str, base: datetime) -> date | None:

@@ -34,8 +34,9 @@ WEEKDAYS: frozenset[str] = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 
-DATE_WORDS: frozenset[str] = MONTHS | WEEKDAYS
-"""Names of months and weekdays: they say when, never what (no page or thread is titled by one)."""
+DATE_WORDS: frozenset[str] = MONTHS | WEEKDAYS | {f"{day}s" for day in WEEKDAYS}
+"""Names of months and weekdays ("on Saturdays" too): they say when, never what (no page or
+thread is titled by one)."""
 
 WEEKDAY_ABBREVIATIONS: frozenset[str] = frozenset(
     "mon tue tues wed thu thur thurs fri sat sun".split()

@@ -56,6 +56,10 @@ def test_single_expression_resolves_to_hand_computed_date(text: str, expected: d
         ("I will never forget last March.", date(2023, 3, 1)),  # "last" is always behind
         ("Done. I will keep going since March.", date(2023, 3, 1)),  # "since" too
         ("I'll go. I met him in June.", date(2022, 6, 1)),  # the cue is in another sentence
+        ("Brilliant, booking flights to Keflavík for February 10.", date(2024, 2, 10)),
+        ("We got a table for Friday.", date(2023, 5, 12)),
+        ("I booked it for the 3rd of June.", date(2023, 6, 3)),
+        ("I waited for him on February 10.", date(2023, 2, 10)),  # "for" not before the date
     ],
 )
 def test_a_sentence_about_what_is_ahead_takes_the_next_month_or_weekday(
@@ -90,6 +94,35 @@ def test_the_same_words_without_a_stretch_are_a_date() -> None:
     assert [d for _, d in normalize_dates("I'll reform the next week.", SESSION)] == [
         date(2023, 5, 15)
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Probably Tomorrow, and Tomorrow, and Tomorrow by Gabrielle Zevin.",
+        "Finished Tomorrow, and Tomorrow, and Tomorrow last week.",  # only "last week" is one
+        "We watched The Day After Tomorrow again.",
+    ],
+)
+def test_a_capitalized_day_word_inside_a_sentence_is_a_title(text: str) -> None:
+    found = [span for span, _ in normalize_dates(text, SESSION)]
+    assert found == (["last week"] if "last week" in text else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tomorrow I fly out.", date(2023, 5, 9)),
+        ("Ok. Tomorrow works.", date(2023, 5, 9)),
+        ('She said: "Tomorrow is fine."', date(2023, 5, 9)),
+        ("SEE YOU TOMORROW!", date(2023, 5, 9)),
+        ("I fly out tomorrow.", date(2023, 5, 9)),
+    ],
+)
+def test_a_day_word_starting_a_sentence_or_not_capitalized_is_a_date(
+    text: str, expected: date
+) -> None:
+    assert [d for _, d in normalize_dates(text, SESSION)] == [expected]
 
 
 def test_span_is_returned_as_written() -> None:

@@ -46,3 +46,7 @@ def test_a_month_or_weekday_titles_no_thread() -> None:
     once = _state({"april": 1, "launch": 1, "fraud": 1, "aoife": 1}, "april")
     assert trajectory_title(once, idf, _cfg(1.5)) == "fraud"
     assert trajectory_title(_state({"friday": 1}, "friday"), idf, _cfg(1.5)) == "untitled"
+    # "I tutored kids at the library on Saturdays": a weekday said in the plural is one too
+    idf |= {"saturdays": 3.0, "library": 2.0}
+    plural = _state({"saturdays": 1, "library": 1}, "saturdays")
+    assert trajectory_title(plural, idf, _cfg(1.5)) == "library"
