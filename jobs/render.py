@@ -6,13 +6,17 @@ from typing import Any
 
 from arborwiki.core.query.result import ClaimLine
 
+TITLE_SEPARATOR = "; "
+
 
 def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
-    """Pages routed, trajectories chosen, and evidence lines with [message_id] citations."""
+    """Pages routed, trajectories chosen, and evidence lines with [message_id] citations.
+    Titles are listed with "; " between them: a trajectory's title is itself a list of
+    terms ("beef, chili"), and two titles must not read as three."""
     lines = [f"Q ({result['user_id']}): {result['question']}"]
-    pages = ", ".join(f"{p['kind']}:{p['title']}" for p in result["pages"][:4])
+    pages = TITLE_SEPARATOR.join(f"{p['kind']}:{p['title']}" for p in result["pages"][:4])
     lines.append(f"  routed pages: {pages or '-'}  | candidates={result['candidate_trajectories']}")
-    chosen = ", ".join(t["title"] for t in result["trajectories"][:4])
+    chosen = TITLE_SEPARATOR.join(t["title"] for t in result["trajectories"][:4])
     lines.append(f"  trajectories: {chosen or '-'}")
     evidence = sorted(result["evidence"], key=lambda e: e["admitted"])
     for e in evidence[:max_evidence]:

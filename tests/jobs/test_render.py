@@ -78,3 +78,16 @@ def test_a_user_with_nothing_stored_is_told_so() -> None:
     text = render_result({**empty, "evidence": [], "claims": [], "context_tokens": 0})
     assert "  no memory for user 'aoife' here (user ids match exactly)" in text.splitlines()
     assert "no memory" not in render_result(_result())
+
+
+def test_titles_that_are_lists_stay_apart() -> None:
+    """Two trajectories titled 'beef, chili' and 'goal, hail, mary' are two, not five."""
+    result = _result()
+    result["trajectories"] = [{"title": "beef, chili"}, {"title": "goal, hail, mary"}]
+    result["pages"] = [
+        {"kind": "topic", "title": "burger and dinner"},
+        {"kind": "entity", "title": "bob"},
+    ]
+    lines = render_result(result).splitlines()
+    assert lines[1] == "  routed pages: topic:burger and dinner; entity:bob  | candidates=3"
+    assert lines[2] == "  trajectories: beef, chili; goal, hail, mary"
