@@ -62,11 +62,26 @@ def trajectory_title(state: TrajectoryState, idf: dict[str, float], cfg: AttachC
     if anchor in DATE_WORDS:  # chosen again as the anchor is, among the terms that are no date
         anchor = rarest_specific([t for t in counts if t not in DATE_WORDS], idf, cfg)
     return (
-        ", ".join(ranked[:TITLE_TERMS])
+        ", ".join(_without_parts(ranked, TITLE_TERMS))
         or anchor
         or ", ".join([t for t in state.top_terms(len(counts)) if t not in DATE_WORDS][:TITLE_TERMS])
         or "untitled"
     )
+
+
+def _without_parts(ranked: list[str], limit: int) -> list[str]:
+    """The first `limit` terms, a word left out where a chosen phrase holds it: "portland
+    marathon", not "portland, marathon, portland marathon"."""
+    chosen: list[str] = []
+    for term in ranked:
+        words = set(term.split())
+        if any(words < set(c.split()) for c in chosen):
+            continue  # a part of a phrase already chosen
+        chosen = [c for c in chosen if not set(c.split()) < words]  # parts of this phrase go
+        chosen.append(term)
+        if len(chosen) == limit:
+            break
+    return chosen
 
 
 def trajectory_record(user_id: str, state: TrajectoryState, title: str) -> Trajectory:

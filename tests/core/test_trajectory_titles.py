@@ -35,6 +35,18 @@ def test_a_thread_that_repeats_nothing_keeps_its_anchor() -> None:
     assert trajectory_title(_state({}), {}, _cfg(1.5)) == "untitled"
 
 
+def test_a_phrase_and_its_own_words_title_once() -> None:
+    """'portland, marathon, portland marathon' says one thing three times."""
+    counts = {"portland": 4, "marathon": 3, "portland marathon": 2, "mile": 2, "pace": 2}
+    idf = {"portland": 2.0, "marathon": 2.0, "portland marathon": 2.5, "mile": 1.8, "pace": 1.6}
+    # by count × idf: portland 8.0, marathon 6.0, portland marathon 5.0, mile 3.6, pace 3.2
+    title = trajectory_title(_state(counts), idf, _cfg(1.5))
+    assert title == "portland marathon, mile, pace"
+    # a word of a phrase already chosen is left out, whichever comes first
+    counts = {"portland marathon": 4, "portland": 2, "mile": 2}
+    assert trajectory_title(_state(counts), idf, _cfg(1.5)) == "portland marathon, mile"
+
+
 def test_a_month_or_weekday_titles_no_thread() -> None:
     """'We're launching a new fraud dashboard in April': the thread is the launch, not April."""
     idf = {"april": 3.0, "saturday": 3.0, "dashboard": 2.5, "fraud": 2.8, "launch": 2.0}
