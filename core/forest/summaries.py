@@ -62,7 +62,7 @@ def trajectory_title(state: TrajectoryState, idf: dict[str, float], cfg: AttachC
     if anchor in DATE_WORDS:  # chosen again as the anchor is, among the terms that are no date
         anchor = rarest_specific([t for t in counts if t not in DATE_WORDS], idf, cfg)
     return (
-        ", ".join(_without_parts(ranked, TITLE_TERMS))
+        ", ".join(_named_whole(_without_parts(ranked, TITLE_TERMS), state.entities))
         or anchor
         or ", ".join([t for t in state.top_terms(len(counts)) if t not in DATE_WORDS][:TITLE_TERMS])
         or "untitled"
@@ -82,6 +82,19 @@ def _without_parts(ranked: list[str], limit: int) -> list[str]:
         if len(chosen) == limit:
             break
     return chosen
+
+
+def _named_whole(terms: list[str], entities: set[str]) -> list[str]:
+    """Two words or more of one of the thread's names said as the name: "goal, project hail
+    mary", not "goal, hail, mary" (the thread never says "hail" without "mary")."""
+    for name in sorted(entities, key=lambda e: (-len(e.split()), e)):
+        words = set(name.split())
+        parts = [t for t in terms if t in words]
+        if len(words) > 1 and len(parts) > 1:
+            at = terms.index(parts[0])
+            terms = [t for t in terms if t not in parts]
+            terms.insert(at, name)
+    return terms
 
 
 def trajectory_record(user_id: str, state: TrajectoryState, title: str) -> Trajectory:

@@ -47,6 +47,17 @@ def test_a_phrase_and_its_own_words_title_once() -> None:
     assert trajectory_title(_state(counts), idf, _cfg(1.5)) == "portland marathon, mile"
 
 
+def test_words_of_one_name_title_as_the_name() -> None:
+    """'Project Hail Mary by Andy Weir': the thread is titled by the book, not 'hail, mary'."""
+    counts = {"goal": 3, "hail": 2, "mary": 2, "book": 2}
+    idf = {"goal": 2.0, "hail": 2.5, "mary": 2.5, "book": 1.6}
+    state = _state(counts)
+    state.entities = {"project hail mary", "andy weir", "mary"}
+    assert trajectory_title(state, idf, _cfg(1.5)) == "goal, project hail mary"
+    state.entities = {"mary"}  # one word of a name is not the name
+    assert trajectory_title(state, idf, _cfg(1.5)) == "goal, hail, mary"
+
+
 def test_a_month_or_weekday_titles_no_thread() -> None:
     """'We're launching a new fraud dashboard in April': the thread is the launch, not April."""
     idf = {"april": 3.0, "saturday": 3.0, "dashboard": 2.5, "fraud": 2.8, "launch": 2.0}
