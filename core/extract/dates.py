@@ -201,7 +201,8 @@ def _is_period(text: str, match: re.Match[str]) -> bool:
     return _PERIOD_BEFORE.search(text, 0, match.start()) is not None
 
 
-_AT_SENTENCE_START = re.compile(r"(?:^|[.!?:\n])[\s\"“‘'(*_-]*$")
+_AT_SENTENCE_START = re.compile(r"(?:^|[.!?:\n])[\W_]*$")
+"""Only spaces, quotes, brackets, emoji and the like between a sentence's start and here."""
 
 
 def _is_title_word(text: str, match: re.Match[str]) -> bool:

@@ -116,6 +116,7 @@ def test_a_capitalized_day_word_inside_a_sentence_is_a_title(text: str) -> None:
         ("Ok. Tomorrow works.", date(2023, 5, 9)),
         ('She said: "Tomorrow is fine."', date(2023, 5, 9)),
         ("SEE YOU TOMORROW!", date(2023, 5, 9)),
+        ("Haha 😀 ok. 🎉 Tomorrow then!", date(2023, 5, 9)),
         ("I fly out tomorrow.", date(2023, 5, 9)),
     ],
 )
