@@ -10,7 +10,7 @@ scores) carry those last bits into their sixth decimal (OpenBLAS picks its kerne
 numbers are pinned apart: each table's floats summed, compared to a relative 1e-6.
 
 When a change is *meant* to alter an output (e.g. page wording), recompute that table's
-digest with `pinned_digests()` and say so in the commit.
+digest (and its float sum) with `pinned_outputs()` and say so in the commit.
 """
 
 from __future__ import annotations
