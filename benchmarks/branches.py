@@ -1,10 +1,13 @@
 """Benchmark: do trajectories recover the true threads of synthetic archives?
 
-messages (arborwiki.synthetic) → windows → rule extraction → snapshots → static embeddings of
-summaries → build_forest, then per user: thread purity, adjusted Rand index of
-trajectories (and of trees) vs the true thread (majority label per window), trajectories
-per user vs true threads, forks and resumptions. `--calibrate` grid-searches
-judge_threshold × continuation_threshold on separate seeds, maximizing mean ARI.
+messages (arborwiki.synthetic) → episodes and windows (as the build cuts them) → rule
+extraction → snapshots → static embeddings of summaries → build_forest at each window's
+place, then per user: thread purity, adjusted Rand index of trajectories and of trees vs
+the true thread (majority label per window), trajectories per user vs true threads, forks
+and resumptions. A trajectory is one visit to a thread and the true threads recur across
+sessions, so the trees are what should match them (tree ARI) and trajectories should be
+pure. `--calibrate` grid-searches the cascade's judge_threshold × continuation_threshold
+(what a live turn falls back on) on separate seeds, maximizing mean ARI.
 
     python -m benchmarks.branches --users 50 --seeds 0 1 2 --calibrate --write
 """
@@ -21,13 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
-from arborwiki.core.config import AttachConfig, ExtractConfig, WindowConfig
+from arborwiki.core.config import AttachConfig, Config, ExtractConfig
 from arborwiki.core.embedding import load_embedder
 from arborwiki.core.extract.base import to_snapshot
 from arborwiki.core.extract.schema import SnapshotDraft
 from arborwiki.core.forest import build_forest
-from arborwiki.core.records import Snapshot, Window
-from arborwiki.core.windows import make_windows
+from arborwiki.core.pipeline import user_windows
+from arborwiki.core.records import Snapshot, Window, WindowPlace
 from arborwiki.synthetic import generate_archive
 
 STOP = set(
@@ -75,6 +78,7 @@ class UserData:
     labels: dict[str, str]  # snapshot_id → majority thread
     threads: int
     true_returns: int
+    places: dict[str, WindowPlace]  # snapshot_id → episode and thread, as the build has them
 
 
 def prepare(users: int, seed: int, extractor: object) -> list[UserData]:
@@ -88,7 +92,8 @@ def prepare(users: int, seed: int, extractor: object) -> list[UserData]:
     embedder = load_embedder()
     out = []
     for msgs in by_user.values():
-        windows = make_windows(msgs, WindowConfig())
+        uw = user_windows(msgs, Config())
+        windows = uw.windows
         drafts = extractor.extract(windows)  # type: ignore[attr-defined]
         snaps = [to_snapshot(w, d, "bench") for w, d in zip(windows, drafts, strict=True)]
         vectors = embedder.embed([s.summary for s in snaps])
@@ -97,7 +102,8 @@ def prepare(users: int, seed: int, extractor: object) -> list[UserData]:
             s.vector = v.tolist()
             labels[s.snapshot_id] = Counter(truth[i] for i in w.message_ids).most_common(1)[0][0]
         seq = [labels[s.snapshot_id] for s in snaps]
-        out.append(UserData(snaps, labels, len(set(seq)), _returns(seq)))
+        places = {s.snapshot_id: p for s, p in zip(snaps, uw.places, strict=True)}
+        out.append(UserData(snaps, labels, len(set(seq)), _returns(seq), places))
     return out
 
 
@@ -124,7 +130,7 @@ def evaluate(data: list[UserData], cfg: AttachConfig) -> dict[str, float]:
     hit = tot = root_hit = 0
     aris, root_aris, trajs, threads, forks, res, true_res = [], [], [], [], [], [], []
     for user in data:
-        nodes, trajectories = build_forest(user.snapshots, cfg)
+        nodes, trajectories = build_forest(user.snapshots, cfg, user.places)
         nodes = sorted(nodes, key=lambda n: n.seq)
         labels = [user.labels[n.snapshot_id] for n in nodes]
         by_traj = [n.trajectory_id for n in nodes]

@@ -298,10 +298,8 @@ def _describe(report: NightlyReport, part: Partition, stored: set[str], cfg: Con
         for user_id, messages in by_user.items():
             old = [m for m in messages if json.dumps([user_id, m.message_id]) in stored]
             report.new_messages += len(messages) - len(old)
-            now = {window_digest(w) for w in user_windows(messages, cfg.window).windows}
-            before = (
-                {window_digest(w) for w in user_windows(old, cfg.window).windows} if old else set()
-            )
+            now = {window_digest(w) for w in user_windows(messages, cfg).windows}
+            before = {window_digest(w) for w in user_windows(old, cfg).windows} if old else set()
             report.windows += len(now)
             report.windows_new += len(now - before)
 

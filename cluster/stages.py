@@ -181,7 +181,7 @@ class WindowsStage:
         keyed = [
             (window_digest(w), w)
             for user_id in sorted(by_user)
-            for w in user_windows(by_user[user_id], self.cfg.window).windows
+            for w in user_windows(by_user[user_id], self.cfg).windows
         ]
         known = self.cache.known(k for k, _ in keyed)
         missing, queued = [], set()
@@ -279,7 +279,7 @@ class CompileStage:
         paths.makedirs(out)
         by_user, duplicates = read_shard(job)
         drafts: dict[str, Extraction] = {}
-        windows = {u: user_windows(ms, self.cfg.window) for u, ms in sorted(by_user.items())}
+        windows = {u: user_windows(ms, self.cfg) for u, ms in sorted(by_user.items())}
         if self.cache is not None:
             drafts = self.cache.get(window_digest(w) for uw in windows.values() for w in uw.windows)
         staged: dict[str, list[pa.Table]] = defaultdict(list)

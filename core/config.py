@@ -40,7 +40,50 @@ class RayConfig(Section):
 
 
 class WindowConfig(Section):
-    max_turns: int = Field(4, ge=1, description="turns per extraction window (within a session)")
+    max_turns: int = Field(
+        4, ge=1, description="turns per extraction window at most (windows never cross an episode)"
+    )
+
+
+class EpisodeConfig(Section):
+    """Cutting each session into episodes (one task or topic each) and grouping episodes,
+    on any day, into threads (core/episodes.py). Measured on the MultiWOZ dev set and
+    LoCoMo dev (benchmarks/results/threads.md)."""
+
+    shift_cues: list[str] = Field(
+        default_factory=lambda: ["also", "looking for"],
+        description="an owner turn saying one of these opens a new request: a cut is allowed "
+        "there for free (a fixed window cut every 4 turns straddled such switches)",
+    )
+    valley_depth: float = Field(
+        0.7,
+        ge=0.0,
+        le=2.0,
+        description="TextTiling depth (below the best cosine on each side, summed) at which "
+        "two adjacent exchanges are cut apart without a cue",
+    )
+    thread_similarity: float = Field(
+        0.15,
+        gt=0.0,
+        lt=1.0,
+        description="average-link bar: two groups of episodes are one thread while the mean "
+        "cosine of their TF-IDF vectors (per-user IDF over episodes) is at least this",
+    )
+    switch_penalty: float = Field(
+        0.2,
+        ge=0.0,
+        description="what a switch of thread between two exchanges costs in the refinement "
+        "(Viterbi over cosines to the threads of the other sessions), unless the turn has a cue",
+    )
+    refine_passes: int = Field(
+        1, ge=0, description="re-cut sessions against the threads, then regroup, this many times"
+    )
+    max_grouped_episodes: int = Field(
+        2000,
+        ge=2,
+        description="episodes grouped by average-link clustering (quadratic); a user's later "
+        "episodes join the best thread one by one (linear)",
+    )
 
 
 class ExtractConfig(Section):
@@ -165,13 +208,21 @@ class AttachConfig(Section):
     fork_margin: float = Field(
         0.10, description="an interior node must beat its trajectory's tail by this to fork"
     )
+    turn_similarity: float = Field(
+        0.05,
+        ge=0.0,
+        description="a live turn (`localize`) continues the thread whose TF-IDF centroid it "
+        "is closest to when the cosine reaches this (core/forest/profiles.py), else the "
+        "cascade decides",
+    )
     max_candidates: int = Field(8, ge=1, description="candidates from the hybrid set")
     w_rec: float = Field(0.05, description="recency bias in node rerank s_rec")
     w_topic: float = Field(0.05, description="topic-anchor adjustment s_topic")
     w_key: float = Field(0.05, description="keyword/entity adjustment s_key")
     continuation_cues: list[str] = Field(
-        default_factory=lambda: ["also", "as i said", "anyway", "and then", "besides"],
-        description="cue words that continue the active state",
+        default_factory=lambda: ["as i said", "anyway", "and then", "besides"],
+        description="cue words that continue the active state ('also' opens a new request: "
+        "episodes.shift_cues)",
     )
     return_cues: list[str] = Field(
         default_factory=lambda: ["back to", "remember when", "last week's", "as we discussed"],
@@ -515,6 +566,7 @@ class StoreConfig(Section):
 class Config(Section):
     ray: RayConfig = Field(default_factory=RayConfig)
     window: WindowConfig = Field(default_factory=WindowConfig)
+    episodes: EpisodeConfig = Field(default_factory=EpisodeConfig)
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
     embed: EmbedConfig = Field(default_factory=EmbedConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)

@@ -10,14 +10,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from arborwiki.core.config import Config, WindowConfig
+from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder
+from arborwiki.core.episodes import find_episodes
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, to_snapshot
 from arborwiki.core.extract.identity import name_the_owner
 from arborwiki.core.forest.evidence import build_evidence
 from arborwiki.core.forest.forest import build_forest
 from arborwiki.core.forest.lifecycle import apply_lifecycle
-from arborwiki.core.records import Message, UserMemory, Window
+from arborwiki.core.forest.threads import on_threads, thread_records
+from arborwiki.core.records import Message, UserMemory, Window, WindowPlace
 from arborwiki.core.wiki.compile import compile_wiki
 from arborwiki.core.windows import make_windows, order_messages
 
@@ -28,22 +30,25 @@ class InjectedFault(RuntimeError):
 
 @dataclass
 class UserWindows:
-    """Stage 1's output for one user: messages in pipeline order and their windows."""
+    """Stage 1's output for one user: messages in pipeline order, their windows and where
+    each window sits (episode, thread)."""
 
     user_id: str
     messages: list[Message]
     windows: list[Window]
+    places: list[WindowPlace]
 
 
-def user_windows(messages: list[Message], cfg: WindowConfig) -> UserWindows:
-    """Order one user's messages and cut them into extraction windows."""
+def user_windows(messages: list[Message], cfg: Config) -> UserWindows:
+    """Order one user's messages, find their episodes and threads, cut the windows."""
     if not messages:
         raise ValueError("user_windows needs at least one message")
     user_id = messages[0].user_id
     if any(m.user_id != user_id for m in messages):
         raise ValueError("user_windows got messages of more than one user")
     ordered = order_messages(messages)
-    return UserWindows(user_id, ordered, make_windows(ordered, cfg))
+    windows, places = make_windows(find_episodes(ordered, cfg.episodes), cfg.window.max_turns)
+    return UserWindows(user_id, ordered, windows, places)
 
 
 def window_digest(window: Window) -> str:
@@ -73,11 +78,21 @@ def compile_user(
     texts = [embedding_text(w, e) for w, e in zip(uw.windows, extractions, strict=True)]
     for snapshot, vector in zip(snapshots, embedder.embed(texts), strict=True):
         snapshot.vector = vector.tolist()
-    nodes, trajectories = build_forest(snapshots, cfg.attach)
+    places = {s.snapshot_id: p for s, p in zip(snapshots, uw.places, strict=True)}
+    nodes, trajectories = build_forest(snapshots, cfg.attach, places)
     claims = apply_lifecycle(snapshots, nodes, cfg.lifecycle)
     evidence = build_evidence(claims, snapshots)
+    threads, members = thread_records(snapshots, nodes, trajectories, cfg.attach)
+    page_claims, page_evidence = on_threads(claims, evidence, members)
     pages = compile_wiki(
-        uw.user_id, snapshots, trajectories, claims, evidence, cfg.wiki, embedder.embed
+        uw.user_id,
+        snapshots,
+        threads,
+        page_claims,
+        page_evidence,
+        cfg.wiki,
+        embedder.embed,
+        members=members,
     )
     message_vectors = embedder.embed([m.search_text for m in uw.messages])
     return UserMemory(
@@ -97,6 +112,6 @@ def build_user_memory(
     messages: list[Message], cfg: Config, extractor: LabeledExtractor, embedder: Embedder
 ) -> UserMemory:
     """Compile one user's messages into their whole memory (all records, vectors included)."""
-    uw = user_windows(messages, cfg.window)
+    uw = user_windows(messages, cfg)
     batch = extractor.extract_labeled(uw.windows)
     return compile_user(uw, batch.extractions, cfg, embedder)

@@ -102,6 +102,16 @@ class StoredMessage(MessageFields):
     vector: list[float] | None = None
 
 
+class WindowPlace(Record):
+    """Where a window sits in its user's archive (core/episodes.py): the episode it is a
+    piece of and the thread that episode belongs to, both numbered per user in order of
+    first appearance. Kept beside the window, not in it: window digests key the extraction
+    cache, and a new day's episodes may renumber these."""
+
+    episode: int
+    thread: int
+
+
 class Window(Record):
     """A run of consecutive turns of one session: the unit a snapshot is extracted from."""
 

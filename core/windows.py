@@ -1,11 +1,9 @@
-"""Stage: cut a user's messages into extraction windows (consecutive turns of one session)."""
+"""Stage: cut a user's messages into extraction windows (turns of one episode of a session)."""
 
 from __future__ import annotations
 
-from itertools import groupby
-
-from arborwiki.core.config import WindowConfig
-from arborwiki.core.records import Message, Window
+from arborwiki.core.episodes import Episode
+from arborwiki.core.records import Message, Window, WindowPlace
 
 
 def order_messages(messages: list[Message]) -> list[Message]:
@@ -15,20 +13,23 @@ def order_messages(messages: list[Message]) -> list[Message]:
     )
 
 
-def make_windows(messages: list[Message], cfg: WindowConfig) -> list[Window]:
-    """Windows never cross a session boundary; each holds at most `max_turns` turns."""
+def make_windows(episodes: list[Episode], max_turns: int) -> tuple[list[Window], list[WindowPlace]]:
+    """Windows never cross an episode (so never a session); an episode longer than
+    `max_turns` is cut every `max_turns` turns from its start. (Near-equal pieces, 5 turns
+    as 3 + 2, lost 2 points of LoCoMo dev coverage at 1K tokens against 4 + 1.)"""
     windows: list[Window] = []
-    ordered = order_messages(messages)
-    session_key = lambda m: (m.user_id, m.conversation_id, m.session_id)  # noqa: E731
-    for (user_id, conversation_id, session_id), turns in groupby(ordered, key=session_key):
-        turns_list = list(turns)
-        for start in range(0, len(turns_list), cfg.max_turns):
+    places: list[WindowPlace] = []
+    for index, episode in enumerate(episodes):
+        turns = episode.messages
+        first = turns[0]
+        for start in range(0, len(turns), max_turns):
             windows.append(
                 Window(
-                    user_id=user_id,
-                    conversation_id=conversation_id,
-                    session_id=session_id,
-                    messages=turns_list[start : start + cfg.max_turns],
+                    user_id=first.user_id,
+                    conversation_id=first.conversation_id,
+                    session_id=first.session_id,
+                    messages=turns[start : start + max_turns],
                 )
             )
-    return windows
+            places.append(WindowPlace(episode=index, thread=episode.thread))
+    return windows, places

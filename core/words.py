@@ -63,6 +63,17 @@ STOP_WORDS: frozenset[str] = FUNCTION_WORDS | frozenset(
     """.split()
 )
 
+MONTHS: frozenset[str] = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+WEEKDAYS: frozenset[str] = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+DATE_WORDS: frozenset[str] = MONTHS | WEEKDAYS | {f"{day}s" for day in WEEKDAYS}
+"""Names of months and weekdays ("on Saturdays" too): they say when, never what (no page or
+thread is titled by one)."""
+
 LETTER = r"[^\W\d_]"
 """A letter of any script, for word patterns: "Ciarán", "Zoë" and "José" are one word each,
 not "Ciar" + "n" as `[A-Za-z]+` reads them."""
@@ -141,6 +152,17 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and len(w) > 1}
 
 
+def content_tokens(text: str) -> list[str]:
+    """`content_words` in order with repeats, digits-only tokens, months and weekdays out
+    (they say when, not what about) and a plural "s" dropped as `stems` does: the counts
+    behind a TF-IDF vector of what a turn is about."""
+    return [
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        for w in _WORD.findall(text.lower())
+        if w not in STOP_WORDS and len(w) > 1 and not w.isdigit() and w not in DATE_WORDS
+    ]
+
+
 def stems(text: str) -> set[str]:
     """Content words with a plural/3rd-person "s" dropped, so "live" finds "lives in"."""
     return {
@@ -182,3 +204,16 @@ def past_tense_only(word: str) -> bool:
         word in f.get(tag, ()) for f in forms for tag in ("VB", "VBP", "VBZ", "VBG")
     )
     return past and not other
+
+
+def has_cue(text: str, cues: list[str]) -> bool:
+    """Whole-word, case-insensitive match of any cue phrase (so 'also' ≠ 'alsoran')."""
+    pattern = _cue_pattern(tuple(cues))
+    return pattern is not None and pattern.search(norm_term(text)) is not None
+
+
+@lru_cache(maxsize=64)
+def _cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One alternation for a cue list (callers ask for the same few lists)."""
+    words = [re.escape(c.lower()) for c in cues if c]
+    return re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)") if words else None

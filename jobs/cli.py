@@ -318,6 +318,62 @@ def evaluate_long_cmd(
         _evaluate(made["file"], out, budgets, k, store, variants, config, set, reuse_store)
 
 
+ByOpt = typer.Option(
+    None,
+    "--by",
+    help="a labelling: a label column, or columns joined by commas (repeatable; default "
+    "'domain' and 'dialogue,domain'); localize is scored on the first",
+)
+
+
+@evaluate_app.command("threads")
+@one_line_errors
+def evaluate_threads_cmd(
+    archive: str = typer.Argument(..., help="the archive (any format `build` reads)"),
+    labels: str = typer.Argument(..., help="JSONL: user_id, message_id and label columns"),
+    out: str = typer.Option(..., "--out", "-o", help="directory for metrics.json and report.md"),
+    by: list[str] | None = ByOpt,
+    localize: str | None = typer.Option(
+        None, help="JSONL of live turns (user_id, text, the first labelling's columns)"
+    ),
+    store: str | None = typer.Option(None, help="reuse or build this store (default OUT/store)"),
+    reuse_store: bool = typer.Option(False, help="as for `evaluate locomo`"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Trajectories and trees against labelled messages (purity, inverse purity, ARI,
+    V-measure, with baselines), and `localize` against the nearest-message baseline."""
+    import sys
+
+    from arborwiki.jobs.evaluate_threads import DEFAULT_LABELLINGS, evaluate_threads
+
+    labellings = tuple(by) if by else DEFAULT_LABELLINGS
+    metrics = evaluate_threads(
+        archive,
+        labels,
+        out,
+        config_from(config, set),
+        labellings,
+        localize,
+        store,
+        reuse_store,
+        command="arborwiki " + " ".join(sys.argv[1:]),
+    )
+    for labelling, block in metrics["labellings"].items():
+        t, r = block["mean"]["trajectories"], block["mean"]["trees"]
+        print(
+            f"{labelling}: trajectories ARI {t['ari']:.3f} purity {t['purity']:.3f} "
+            f"({t['groups']:.1f}/user); trees ARI {r['ari']:.3f} purity {r['purity']:.3f}"
+        )
+    if "localize" in metrics:
+        loc = metrics["localize"]
+        print(
+            f"localize {loc['correct']}/{loc['turns']} (NEW {loc['new']}); "
+            f"TF-IDF-nearest message {loc['baseline_correct']}/{loc['turns']}"
+        )
+    print(f"-> {out}/report.md")
+
+
 def _evaluate(
     file: str,
     out: str,

@@ -52,14 +52,7 @@ def evaluate_locomo(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     store_dir = store or str(out / "store")
-    # The build reads neither the query nor the answer section: leave them at their defaults
-    # for it, so evaluations that differ only in query settings reuse one built store.
-    if reuse_store:
-        if not (Path(store_dir) / "messages.lance").exists():
-            raise ValueError(f"--reuse-store: no built store at {store_dir}")
-        build_seconds = 0.0
-    else:
-        build_seconds = run_build(file, store_dir, build_config(cfg)).seconds
+    build_seconds = build_or_reuse(file, store_dir, cfg, reuse_store)
     runner = Variants(open_service(store_dir, cfg))
     questions = read_locomo_qa(file)
     scored_qs, unresolved, no_gold, scores = 0, 0, 0, []
@@ -98,6 +91,17 @@ def evaluate_locomo(
     )
     (out / "report.md").write_text(render_report(metrics["variants"], header))
     return metrics
+
+
+def build_or_reuse(archive: str, store_dir: str, cfg: Config, reuse_store: bool) -> float:
+    """Build `archive` into `store_dir` (seconds taken), or check it is built (0 s). The
+    build reads neither the query nor the answer section: it gets their defaults, so
+    evaluations that differ only in query settings reuse one built store."""
+    if reuse_store:
+        if not (Path(store_dir) / "messages.lance").exists():
+            raise ValueError(f"--reuse-store: no built store at {store_dir}")
+        return 0.0
+    return run_build(archive, store_dir, build_config(cfg)).seconds
 
 
 def build_config(cfg: Config) -> Config:

@@ -155,7 +155,7 @@ def _remaining_messages(stored: list[Message], user_id: str, forgotten: set[str]
 def _window_keys(stored: list[Message], cfg: Config, forgotten: set[str]) -> list[str]:
     """Cache keys of the user's windows that hold a forgotten message (all: `forgotten`
     empty), cut from the stored messages as the build cut them."""
-    windows = user_windows(stored, cfg.window).windows
+    windows = user_windows(stored, cfg).windows
     return [
         window_digest(w)
         for w in windows

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-# STOP_WORDS lives with the other word helpers; re-exported so extraction reads its lists here.
-from arborwiki.core.words import STOP_WORDS  # noqa: F401
+# STOP_WORDS and the date words live with the other word helpers; re-exported so extraction
+# reads its lists here.
+from arborwiki.core.words import DATE_WORDS, MONTHS, STOP_WORDS, WEEKDAYS  # noqa: F401
 
 INTERJECTIONS: frozenset[str] = frozenset(
     """
@@ -27,16 +28,6 @@ names (Mark, Will, Grace, …) are left out."""
 TITLES: frozenset[str] = frozenset("dr mr mrs ms prof".split())
 """Honorifics: 'Dr' alone is nobody; the name after it is the entity."""
 
-MONTHS: frozenset[str] = frozenset(
-    "january february march april may june july august september october november december".split()
-)
-WEEKDAYS: frozenset[str] = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday".split()
-)
-
-DATE_WORDS: frozenset[str] = MONTHS | WEEKDAYS | {f"{day}s" for day in WEEKDAYS}
-"""Names of months and weekdays ("on Saturdays" too): they say when, never what (no page or
-thread is titled by one)."""
 
 WEEKDAY_ABBREVIATIONS: frozenset[str] = frozenset(
     "mon tue tues wed thu thur thurs fri sat sun".split()

@@ -1,5 +1,12 @@
 """A user's forest of interaction states: locate where a snapshot belongs, then attach it.
 
+In a build every window comes with its place (core/episodes.py: the episode it is a piece
+of, the thread of that episode), and the place decides: a window continues its episode's
+trajectory; the first window of an episode returns to the session's own trajectory of
+its thread, else opens a new branch at the tail of the thread's latest trajectory (a
+thread resumed on a later day is the same tree, a new trajectory), else starts a root.
+Without a place (a live turn, `localize`) the cascade below decides.
+
 Cascade (cheapest first): (1) explicit continuation → the active state; (2) an
 explicit return cue → the user's timeline; (3) a hybrid candidate set (vector-nearest
 nodes, keyword/entity inverted index, topic anchors). NodeCandidate nodes are reranked with
@@ -23,7 +30,7 @@ import numpy as np
 
 from arborwiki.core.config import AttachConfig
 from arborwiki.core.forest.node_index import GrowingArray, NodeVectors, Postings
-from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage, has_cue
+from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage
 from arborwiki.core.forest.scoring import (
     GScore,
     SnapshotFeatures,
@@ -45,8 +52,8 @@ from arborwiki.core.forest.summaries import (
     trajectory_title,
     trimmed_path,
 )
-from arborwiki.core.records import ForestNode, Snapshot, Trajectory, stable_id
-from arborwiki.core.words import norm_set, snapshot_terms
+from arborwiki.core.records import ForestNode, Snapshot, Trajectory, WindowPlace, stable_id
+from arborwiki.core.words import has_cue, norm_set, snapshot_terms
 
 
 class Forest:
@@ -85,6 +92,9 @@ class Forest:
         self._by_topic = Postings()
         self._vectors = NodeVectors(self.center)
         self._path_chars: list[int] = []  # len of the root → node path text
+        self._episode_traj: dict[int, str] = {}  # episode → its trajectory (placed attach)
+        self._thread_trajs: dict[int, list[str]] = {}  # thread → its trajectories, in order
+        self._traj_session: dict[str, str] = {}  # trajectory → session of its first node
 
     # ---- read side -------------------------------------------------------------------
     @property
@@ -116,10 +126,14 @@ class Forest:
         return ""
 
     # ---- locate ----------------------------------------------------------------------
-    def locate(self, sigma: Snapshot, session_prev: str | None = None) -> Placement:
+    def locate(
+        self, sigma: Snapshot, session_prev: str | None = None, place: WindowPlace | None = None
+    ) -> Placement:
         """Decide where σ belongs without changing the forest."""
         if not self._nodes:
             return Placement("NEW", "empty")
+        if place is not None:
+            return self._placed(sigma, place)
         cfg, topic = self.cfg, self.topic_key_for(sigma)
         scorer = _Scorer(self, sigma, topic)
         active = self._active_node(sigma, session_prev)
@@ -135,6 +149,34 @@ class Forest:
         if best is not None and scorer.score(best) >= cfg.judge_threshold:
             return self._continue(scorer, best, "hybrid")
         return Placement("NEW", "new", scorer.top(), candidates=scorer.ranked())
+
+    def _placed(self, sigma: Snapshot, place: WindowPlace) -> Placement:
+        """The episode's trajectory; else the session's own trajectory of the thread (a
+        return); else a new branch at the thread's latest tail (a resumption); else NEW."""
+        own = self._episode_traj.get(place.episode)
+        if own is not None:
+            return self._at_tail(sigma, own, "continuation", branch=False)
+        trajs = self._thread_trajs.get(place.thread, [])
+        for tid in reversed(trajs):
+            if self._traj_session[tid] == sigma.session_id:
+                return self._at_tail(sigma, tid, "return", branch=False)
+        if trajs:
+            return self._at_tail(sigma, trajs[-1], "resume", branch=True)
+        return Placement("NEW", "new")
+
+    def _at_tail(self, sigma: Snapshot, tid: str, stage: Stage, branch: bool) -> Placement:
+        """CONTINUE at trajectory `tid`'s tail (`branch`: as a new trajectory), scored by g."""
+        score = _Scorer(self, sigma, "").g(self._traj_index[tid]).total
+        return self.at_tail(tid, stage, score, branch)
+
+    def at_tail(self, tid: str, stage: Stage, score: float, branch: bool = False) -> Placement:
+        """CONTINUE at the tail of trajectory `tid` (a decision made outside `locate`)."""
+        node = self._nodes[int(self._tails.view()[self._traj_index[tid]])]
+        return Placement("CONTINUE", stage, score, node.node_id, tid, fork=branch)
+
+    def tree_of(self) -> dict[str, str]:
+        """Trajectory id → the root node id of its tree."""
+        return {node.trajectory_id: node.root_id for node in self._nodes}
 
     def _active_node(self, sigma: Snapshot, session_prev: str | None) -> int | None:
         """The state σ explicitly continues: the latest node of σ's session when σ follows
@@ -194,11 +236,12 @@ class Forest:
         )
 
     # ---- write side ------------------------------------------------------------------
-    def attach(self, sigma: Snapshot) -> ForestNode:
-        """Locate σ and commit it: continue a tail, fork at an interior node, or start a root."""
+    def attach(self, sigma: Snapshot, place: WindowPlace | None = None) -> ForestNode:
+        """Locate σ and commit it: continue a tail, fork at an interior node (or branch at a
+        tail), or start a root."""
         if stable_id("node", sigma.snapshot_id) in self._pos:
             raise ValueError(f"snapshot {sigma.snapshot_id} is already in the forest")
-        placement = self.locate(sigma)
+        placement = self.locate(sigma, place=place)
         node_id = stable_id("node", sigma.snapshot_id)
         parent = self._nodes[self._pos[placement.node_id]] if placement.node_id else None
         if placement.decision == "CONTINUE" and not placement.fork and parent is not None:
@@ -223,6 +266,11 @@ class Forest:
             attach_reason=placement.reason,
         )
         self._commit(sigma, node, forked_from)
+        if place is not None:
+            self._episode_traj[place.episode] = trajectory_id
+            thread = self._thread_trajs.setdefault(place.thread, [])
+            if trajectory_id not in thread:
+                thread.append(trajectory_id)
         return node
 
     def _path_summary(self, parent: ForestNode | None, summary: str) -> str:
@@ -254,6 +302,7 @@ class Forest:
             self._traj_index[tid] = len(self._traj_ids)
             self._traj_ids.append(tid)
             self._tails.append(0)
+            self._traj_session[tid] = sigma.session_id
         state.add(sigma, node.node_id, node.topic_key)
         self._specific[tid] |= specific(snapshot_terms(sigma), self.idf, self.cfg)
         self._features[tid] = TrajectoryFeatures.of(
@@ -448,13 +497,22 @@ def _ranked(seen: dict[str, NodeCandidate]) -> list[NodeCandidate]:
 
 
 def build_forest(
-    snapshots: list[Snapshot], cfg: AttachConfig
+    snapshots: list[Snapshot],
+    cfg: AttachConfig,
+    places: dict[str, WindowPlace] | None = None,
 ) -> tuple[list[ForestNode], list[Trajectory]]:
-    """Attach one user's snapshots in time order (idf computed over all of them first)."""
+    """Attach one user's snapshots in time order (idf computed over all of them first).
+    With `places` (snapshot id → episode and thread) the snapshots come in pipeline order,
+    which is kept: turns of one session often share a timestamp, and an episode's windows
+    must chain in the order they were said."""
     if not snapshots:
         return [], []
-    ordered = sorted(snapshots, key=lambda s: (s.timestamp, s.session_id, s.snapshot_id))
+    ordered = (
+        list(snapshots)
+        if places
+        else sorted(snapshots, key=lambda s: (s.timestamp, s.session_id, s.snapshot_id))
+    )
     forest = Forest(ordered[0].user_id, cfg, term_idf(ordered), vector_center(ordered))
     for sigma in ordered:
-        forest.attach(sigma)
+        forest.attach(sigma, places.get(sigma.snapshot_id) if places else None)
     return forest.nodes, forest.trajectories

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 
 from arborwiki.core.forest.scoring import GScore
-from arborwiki.core.words import norm_term
 
 Decision = Literal["CONTINUE", "NEW"]
-Stage = Literal["empty", "continuation", "return", "hybrid", "new"]
+Stage = Literal["empty", "continuation", "return", "resume", "thread", "hybrid", "new"]
 
 
 @dataclass(frozen=True)
@@ -49,17 +46,4 @@ class Placement:
     def reason(self) -> str:
         if self.decision == "NEW":
             return self.stage if self.stage == "empty" else "new"
-        return f"{self.stage}:fork" if self.fork else self.stage
-
-
-def has_cue(text: str, cues: list[str]) -> bool:
-    """Whole-word, case-insensitive match of any cue phrase (so 'also' ≠ 'alsoran')."""
-    pattern = _cue_pattern(tuple(cues))
-    return pattern is not None and pattern.search(norm_term(text)) is not None
-
-
-@lru_cache(maxsize=64)
-def _cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One alternation for a cue list (each attach asks for the same two lists)."""
-    words = [re.escape(c.lower()) for c in cues if c]
-    return re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)") if words else None
+        return f"{self.stage}:fork" if self.fork and self.stage != "resume" else self.stage

@@ -1,7 +1,8 @@
 """The online turn: localize a live turn in the user's stored forest.
 
-The turn becomes a one-message pseudo-window, is extracted and embedded like any window,
-and `Forest.locate` (pure) says which stored state it continues. The answer carries the
+The turn becomes a one-message pseudo-window, is extracted and embedded like any window;
+the thread whose term profile it is closest to says which stored state it continues
+(`place_turn`), and `Forest.locate` (pure) decides when no thread is close. The answer carries the
 branch-local context (path root → node) and reusable evidence from the *other* branches.
 Rebuilding a forest from rows costs a full read of the user's nodes, so rebuilt forests
 are kept in a small LRU keyed by the trajectories table version (a rebuild moves it).
@@ -9,19 +10,20 @@ are kept in a small LRU keyed by the trajectories table version (a rebuild moves
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from arborwiki.core.config import Config
+from arborwiki.core.config import AttachConfig, Config
 from arborwiki.core.embedding import Embedder
 from arborwiki.core.extract.base import Extractor, to_snapshot
 from arborwiki.core.forest.forest import Forest
 from arborwiki.core.forest.placement import Placement
+from arborwiki.core.forest.profiles import ThreadProfiles
 from arborwiki.core.query.reader import MemoryReader, MessageRef
 from arborwiki.core.query.result import CrossEvidence, LocalizeResult, PathStep
-from arborwiki.core.records import EvidenceItem, Message, Snapshot, Window, stable_id
+from arborwiki.core.records import EvidenceItem, Message, Snapshot, Trajectory, Window, stable_id
 from arborwiki.core.words import content_words
 
 ONLINE_SESSION = "online"
@@ -67,11 +69,40 @@ def pseudo_snapshot(window: Window, extractor: Extractor, embedder: Embedder) ->
 
 
 class UserForest(NamedTuple):
-    """A user's rebuilt forest, its snapshots by id, and how their own turns are labelled."""
+    """A user's rebuilt forest, its snapshots by id, how their own turns are labelled, and
+    the term profiles of its threads (trajectories oldest first in `order`)."""
 
     forest: Forest
     snapshots: dict[str, Snapshot]
     owner: str
+    profiles: ThreadProfiles
+    order: list[str]
+
+
+def thread_profiles(
+    forest: Forest, messages: Sequence[MessageRef], trajectories: Sequence[Trajectory]
+) -> tuple[ThreadProfiles, list[str]]:
+    """Profiles of the stored trajectories from their messages' text, and the trajectory
+    ids in order of their latest time (the latest last)."""
+    texts: dict[str, list[str]] = defaultdict(list)
+    for ref in messages:
+        if ref.trajectory_id:
+            texts[ref.trajectory_id].append(ref.text)
+    tree_of = forest.tree_of()
+    known = {t: v for t, v in texts.items() if t in tree_of}
+    order = [
+        t.trajectory_id for t in sorted(trajectories, key=lambda t: (t.last_time, t.trajectory_id))
+    ]
+    return ThreadProfiles(known, tree_of), order
+
+
+def place_turn(entry: UserForest, sigma: Snapshot, turn_text: str, cfg: AttachConfig) -> Placement:
+    """The thread whose profile the turn is closest to (its closest trajectory), when the
+    cosine reaches `turn_similarity`; else the forest's cascade (`Forest.locate`)."""
+    match = entry.profiles.match(turn_text, entry.order)
+    if match is not None and match.tree_score >= cfg.turn_similarity:
+        return entry.forest.at_tail(match.trajectory_id, "thread", match.tree_score)
+    return entry.forest.locate(sigma)
 
 
 class ForestCache:
@@ -95,13 +126,14 @@ class ForestCache:
             self._forests.move_to_end(key)
             return self._forests[key]
         snapshots = reader.all_snapshots(user_id)
+        trajectories = reader.all_trajectories(user_id)
         forest = Forest.from_records(
-            user_id, cfg.attach, snapshots, reader.nodes(user_id), reader.all_trajectories(user_id)
+            user_id, cfg.attach, snapshots, reader.nodes(user_id), trajectories
         )
+        messages = reader.all_messages(user_id)
+        profiles, order = thread_profiles(forest, messages, trajectories)
         entry = UserForest(
-            forest,
-            {s.snapshot_id: s for s in snapshots},
-            owner_speaker(reader.all_messages(user_id)),
+            forest, {s.snapshot_id: s for s in snapshots}, owner_speaker(messages), profiles, order
         )
         self._forests[key] = entry
         while len(self._forests) > self.size or (

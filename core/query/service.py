@@ -27,6 +27,7 @@ from arborwiki.core.query.history import history_result, source_ids
 from arborwiki.core.query.localize import (
     ForestCache,
     localize_result,
+    place_turn,
     pseudo_snapshot,
     pseudo_window,
 )
@@ -50,6 +51,7 @@ from arborwiki.core.query.result import (
 )
 from arborwiki.core.query.selection import Scored, select_trajectories, selection_inputs
 from arborwiki.core.query.speakers import named_speakers, without_names
+from arborwiki.core.query.threads import thread_members
 from arborwiki.core.records import Trajectory, WikiPage
 from arborwiki.core.tokens import count_tokens
 from arborwiki.core.words import stems
@@ -86,10 +88,17 @@ class Route:
     dated: list[MessageRef] = field(default_factory=list)
     # The speakers the question names (core/query/speakers.py).
     speakers: list[str] = field(default_factory=list)
+    # The selected trajectories, then the rest of their trees: the threads they are visits
+    # of (core/query/threads.py). Empty: the selected trajectories alone.
+    thread_ids: list[str] = field(default_factory=list)
 
     @property
     def selected_ids(self) -> list[str]:
         return [s.candidate.trajectory_id for s in self.chosen]
+
+    @property
+    def thread_trajectories(self) -> list[str]:
+        return self.thread_ids or self.selected_ids
 
     @property
     def candidate_count(self) -> int:
@@ -128,10 +137,21 @@ class QueryService:
             info, vector, pages, hits, trajectories, self.cfg.query
         )
         chosen = select_trajectories(candidates, targets, qc.k if k is None else k, qc)
-        routed = self._routed_lists(user_id, info, vector, pages, hits, chosen)
+        threads = self._threads(user_id, [s.candidate.trajectory_id for s in chosen])
+        routed = self._routed_lists(user_id, info, vector, pages, hits, threads)
         dated = self.dated_hits(user_id, info, vector, speakers)
         return Route(
-            user_id, info, pages, hits, trajectories, chosen, routed, hit_lists, dated, speakers
+            user_id,
+            info,
+            pages,
+            hits,
+            trajectories,
+            chosen,
+            routed,
+            hit_lists,
+            dated,
+            speakers,
+            threads,
         )
 
     def _named_speakers(self, user_id: str, question: str) -> list[str]:
@@ -200,14 +220,13 @@ class QueryService:
         vector: list[float],
         pages: list[Hit[WikiPage]],
         hits: list[Hit[MessageRef]],
-        chosen: list[Scored],
+        selected: list[str],
     ) -> list[tuple[float, list[MessageRef]]]:
         """What the structure ranks besides the global hits: hits searched inside the
-        selected trajectories, and the messages the routed pages cite for the question's
-        words (each off when its weight or count is 0)."""
+        selected threads (`selected`: their trajectories), and the messages the routed pages
+        cite for the question's words (each off when its weight or count is 0)."""
         qc = self.cfg.query
         lists: list[tuple[float, list[MessageRef]]] = []
-        selected = [s.candidate.trajectory_id for s in chosen]
         inside = None
         if qc.routed_hits and qc.w_routed and selected:
             inside = self.reader.search_messages(
@@ -270,11 +289,17 @@ class QueryService:
         mean = sum(h.record.tokens(self.cfg.tokens) for h in top)
         return budget_tokens / max(mean / len(top), 1.0)
 
+    def _threads(self, user_id: str, trajectory_ids: list[str]) -> list[str]:
+        """The trajectories and every other trajectory of their trees (core/query/threads)."""
+        if not trajectory_ids:
+            return []
+        return thread_members(self.reader.all_trajectories(user_id), trajectory_ids)
+
     def expanded_trajectories(self, route: Route) -> list[str]:
-        """Trajectories whose hits bring their reply and thread: the selected ones and (with
-        `expand_hit_trajectories`) those of the top hits that put trajectories into C_q, so
-        pages that widen C_q never take a hit's thread away."""
-        selected = route.selected_ids
+        """Trajectories whose hits bring their reply and thread: the selected ones with the
+        rest of their trees, and (with `expand_hit_trajectories`) those of the top hits that
+        put trajectories into C_q, so pages that widen C_q never take a hit's thread away."""
+        selected = route.thread_trajectories
         if not self.cfg.query.expand_hit_trajectories:
             return selected
         top = (h.record.trajectory_id for h in route.hits[: self.cfg.query.route_hits])
@@ -479,10 +504,11 @@ class QueryService:
             raise ValueError("user_id is required")
         if not turn_text.strip():
             raise ValueError("turn text is empty")
-        forest, snapshots, owner = self._forests.get(self.reader, user_id, self.cfg)
-        window = pseudo_window(user_id, turn_text, datetime.now(UTC), owner)
+        entry = self._forests.get(self.reader, user_id, self.cfg)
+        forest, snapshots = entry.forest, entry.snapshots
+        window = pseudo_window(user_id, turn_text, datetime.now(UTC), entry.owner)
         sigma = pseudo_snapshot(window, self._extractor, self.embedder)
-        placement = forest.locate(sigma)
+        placement = place_turn(entry, sigma, turn_text, self.cfg.attach)
         evidence = self.reader.evidence(user_id)
         return localize_result(
             user_id, turn_text, placement, forest, snapshots, evidence, self._extractor.name

@@ -113,9 +113,12 @@ def compile_wiki(
     embed: EmbedFn,
     *,
     writer: PageWriter | None = None,
+    members: dict[str, list[str]] | None = None,
 ) -> list[WikiPage]:
     """The index first, then entity pages (each parent followed by its subpages), topics,
-    inventories. `writer` may be an LLM writer; pages it gets wrong fall back to the template."""
+    inventories. `writer` may be an LLM writer; pages it gets wrong fall back to the template.
+    With `members` (thread id → its visits, core/forest/threads.py) `trajectories` are
+    threads, and a page stores the visits of the threads it links."""
     inputs = WikiInputs.build(
         [s for s in snapshots if s.user_id == user_id],
         [t for t in trajectories if t.user_id == user_id],
@@ -140,7 +143,7 @@ def compile_wiki(
             kind=c.kind,
             title=c.title,
             markdown=write_page(c, writer or template, template),
-            trajectory_ids=c.trajectory_ids,
+            trajectory_ids=_visits(c.trajectory_ids, members),
             links=[],
             items=c.items,
             parent_page_id=ids[id(c.parent)] if c.parent is not None else None,
@@ -155,3 +158,9 @@ def compile_wiki(
     for page, row in zip(pages, vectors, strict=True):
         page.vector = [float(x) for x in row]
     return pages
+
+
+def _visits(thread_ids: list[str], members: dict[str, list[str]] | None) -> list[str]:
+    if members is None:
+        return thread_ids
+    return list(dict.fromkeys(v for t in thread_ids for v in members.get(t, [t])))

@@ -79,18 +79,18 @@ def test_localize_continues_an_existing_alice_trajectory(
     assert all(e.trajectory_id != result.trajectory_id for e in result.evidence)
 
 
-def test_localize_reads_the_turn_as_the_owner_says_it(
+def test_localize_finds_the_visit_that_named_the_place(
     service: QueryService, store_dir: Path
 ) -> None:
-    """Aoife's turns are stored as "Aoife: …"; a live turn labelled "user" scored 0.35 against
-    the Patagonia thread (a NEW branch), labelled as she is it continues that thread."""
+    """The turn continues the visit where Patagonia was said ("Ciarán wants Patagonia"), not
+    the one that shares the words "trips" and "March" with it (a month says when, not what:
+    it is no evidence of a thread)."""
     result = service.localize("o'connor", "The Patagonia trip is booked for March")
     assert result.decision == "CONTINUE", result.model_dump()
-    traj = {
-        r["trajectory_id"]: r["title"]
-        for r in LanceStore(store_dir).rows("trajectories", "o'connor")
-    }
-    assert traj[result.trajectory_id] == "patagonia"
+    said = [
+        r for r in LanceStore(store_dir).rows("messages", "o'connor") if "Patagonia" in r["text"]
+    ]
+    assert [r["trajectory_id"] for r in said] == [result.trajectory_id]
 
 
 def test_localize_for_bob_never_returns_alice_ids(service: QueryService, store_dir: Path) -> None:

@@ -183,7 +183,7 @@ def test_forget_removes_the_cached_drafts_of_the_windows_it_touched(
     assert _files_with(store_dir, MARKER.lower().encode()) == []
     bob_rows = LanceStore(store_dir, follow_runs=True).rows("messages", "bob")
     bob_messages = [to_record(Message, r) for r in bob_rows]
-    bob_keys = {window_digest(w) for w in user_windows(bob_messages, cached.window).windows}
+    bob_keys = {window_digest(w) for w in user_windows(bob_messages, cached).windows}
     assert bob_keys <= _cached_keys(store_dir)
     whole = forget_in_store(str(store_dir), cached, "bob", [])
     assert whole.drafts_removed == len(bob_keys)

@@ -13,7 +13,7 @@ import numpy as np
 from arborwiki.core.config import AttachConfig, LifecycleConfig
 from arborwiki.core.embedding import cosine
 from arborwiki.core.forest.lifecycle import Judge, RuleJudge, claim_tokens
-from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage, has_cue
+from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage
 from arborwiki.core.forest.scoring import (
     GScore,
     facet_bonus,
@@ -39,7 +39,7 @@ from arborwiki.core.records import (
     Trajectory,
     stable_id,
 )
-from arborwiki.core.words import norm_set, snapshot_terms
+from arborwiki.core.words import has_cue, norm_set, snapshot_terms
 from arborwiki.core.words import norm_term as _norm
 
 

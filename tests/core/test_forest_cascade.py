@@ -70,7 +70,7 @@ def test_continuation_below_the_lower_bar_falls_through() -> None:
 def test_continuation_cue_makes_the_last_state_active() -> None:
     a, b = two_threads()
     forest = forest_of(a, b)
-    sigma = snap("c", mix((0, 0.8), (1, 0.6)), session="s9", minute=20, summary="Also, more")
+    sigma = snap("c", mix((0, 0.8), (1, 0.6)), session="s9", minute=20, summary="Anyway, more")
     assert forest.locate(sigma).stage == "continuation"
     assert forest.locate(sigma).trajectory_id == forest.nodes[1].trajectory_id
 

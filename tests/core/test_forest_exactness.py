@@ -22,8 +22,8 @@ from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.forest import Forest, apply_lifecycle, build_forest, term_idf
 from arborwiki.core.forest.lifecycle import Decision
 from arborwiki.core.forest.scoring import vector_center
+from arborwiki.core.pipeline import user_windows
 from arborwiki.core.records import Claim, ForestNode, Snapshot, stable_id
-from arborwiki.core.windows import make_windows, order_messages
 from arborwiki.synthetic import generate_archive
 from tests.core.forest_builders import basis, snap
 from tests.core.reference_forest import ScanForest, scan_apply_lifecycle, scan_build_forest
@@ -37,8 +37,8 @@ CONFIGS = {
 
 def user_snapshots(seed: int, sessions: int, threads: int) -> list[Snapshot]:
     cfg = Config()
-    messages = order_messages(generate_archive(1, seed=seed, sessions=sessions, threads=threads))
-    windows = make_windows(messages, cfg.window)
+    messages = generate_archive(1, seed=seed, sessions=sessions, threads=threads)
+    windows = user_windows(messages, cfg).windows
     drafts = RuleExtractor(cfg.extract).extract(windows)
     snapshots = [to_snapshot(w, d, "rules") for w, d in zip(windows, drafts, strict=True)]
     vectors = load_embedder().embed([s.summary for s in snapshots])
