@@ -462,6 +462,20 @@ class QueryConfig(Section):
         lt=1,
         description="most of the budget that claim lines and the messages they cite may take",
     )
+    fact_budget_share: float = Field(
+        0.1,
+        ge=0,
+        lt=1,
+        description="most of the budget that fact lines take: the active, dated claims of the "
+        "routed pages that share the question's words, as whole third-person clauses with "
+        "their day and sources (core/query/facts.py); fit on LoCoMo dev answer recall",
+    )
+    fact_full_weight_slots: int = Field(
+        10,
+        ge=0,
+        description="fact lines get their whole share once the budget holds this many messages "
+        "of the top hits' mean length, a proportional part below (0: always the whole share)",
+    )
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)
     coverage_terms: bool = Field(

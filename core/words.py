@@ -27,6 +27,14 @@ from lemminflect import getAllInflections, getAllLemmas
 
 from arborwiki.core.records import Snapshot
 
+MODAL_VERBS = frozenset("can could may might must shall should will would".split())
+# Words no clause ends on: an article, a determiner or a conjunction left at a value's end
+# means the value was cut ("in hopes of growing the"); "it is", "deal with" end clauses.
+NON_FINAL_WORDS: frozenset[str] = frozenset(
+    """
+    a an the my your our their its and or but nor because if than of whose
+    """.split()
+)
 FUNCTION_WORDS: frozenset[str] = frozenset(
     """
     a an the and or of to in on at for with by from is are was were be been do does did
@@ -184,6 +192,29 @@ def only_noun(word: str) -> bool:
     """Whether every reading the lexicon lists is a noun ("photography", not "reach"): for a
     word with no determiner before it to say which reading it is."""
     return _NOUN.issuperset(getAllLemmas(word).keys())
+
+
+def noun_word(word: str) -> bool:
+    """A word the lexicon knows and knows only as a noun ("goal"; not "retooks", unknown)."""
+    return bool(getAllLemmas(word)) and only_noun(word)
+
+
+@lru_cache(maxsize=1 << 16)
+def verb_lemma(word: str) -> str:
+    """The verb a word inflects ("worked" → "work", "likes" → "like"); `word` if none."""
+    lemmas = getAllLemmas(word.lower()).get("VERB")
+    return lemmas[0] if lemmas else word
+
+
+@lru_cache(maxsize=1 << 16)
+def third_singular(word: str) -> str:
+    """A bare verb said of one other person ("need" → "needs"); other words as they are
+    ("needs", "worked", "can", "goal")."""
+    low = word.lower()
+    if low in MODAL_VERBS or getAllLemmas(low).get("VERB", ("",))[0] != low:
+        return word
+    forms = getAllInflections(low, upos="VERB").get("VBZ")
+    return forms[0] if forms else word
 
 
 @lru_cache(maxsize=1 << 16)

@@ -12,6 +12,7 @@ from rich.progress import track
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import load_locomo_json, open_service, read_locomo_qa
 from arborwiki.core.config import AnswerConfig, Config, QueryConfig
+from arborwiki.core.evaluation.answers import answer_terms
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.long_archive import archive_tokens, long_owner
 from arborwiki.core.evaluation.metrics import aggregate, score
@@ -66,9 +67,21 @@ def evaluate_locomo(
         scored_qs += 1
         resolved = QA(qa.user_id, qa.question, qa.category, gold, qa.answer)
         trajectory_of = index.trajectory_of()
+        answer = answer_terms(qa.answer, qa.category)
         for name in variants:
             for budget, context in runner.get(name)(resolved, budgets).items():
-                scores.append(score(name, budget, qa.category, gold, context, trajectory_of))
+                scores.append(
+                    score(
+                        name,
+                        budget,
+                        qa.category,
+                        gold,
+                        context,
+                        trajectory_of,
+                        answer,
+                        index.terms_of,
+                    )
+                )
     metrics = {
         "file": str(file),
         "questions": scored_qs,
@@ -87,7 +100,10 @@ def evaluate_locomo(
         f"Questions scored: {scored_qs} (categories 1–4); gold ids that resolve to no "
         f"message: {unresolved}; questions with no resolvable gold id: {no_gold}.  \n"
         "Tokens: ceil(1.3 × words) + 4 per message, for every variant. "
-        "Coverage = share of a question's gold messages present in the context."
+        "Coverage = share of a question's gold messages present in the context. "
+        "Answer recall = share of the gold answer's content terms in the context's text "
+        "(messages with their dates, claim lines, page text; core/evaluation/answers.py; "
+        "yes/no answers left out)."
     )
     (out / "report.md").write_text(render_report(metrics["variants"], header))
     return metrics

@@ -43,9 +43,30 @@ def render_report(metrics: Metrics, header: str) -> str:
                 f"{_fmt(a.get('cited_not_present'))} | {_fmt(a['traj_recall'])} | "
                 f"{_fmt(a['cand_universe'])} | {_fmt(a['context_tokens'])} | {a['n']} |"
             )
-        lines.append("")
+        lines += ["", *_answer_table(metrics, variants, budget, cats), ""]
     lines += ["### Where arborwiki loses", ""] + (_losses(metrics, budgets) or ["- nowhere"])
     return "\n".join(lines) + "\n"
+
+
+def _answer_table(metrics: Metrics, variants: list[str], budget: str, cats: list[str]) -> list[str]:
+    """Answer recall per variant and category at one budget (where it was scored)."""
+    rows = [v for v in variants if metrics[v].get(budget, {}).get("all", {}).get("answer_recall")]
+    if not rows:
+        return []
+    out = [
+        "| variant | answer recall | "
+        + " | ".join(CATEGORIES[int(c)] for c in cats)
+        + " | answers scored |",
+        "|---" * (3 + len(cats)) + "|",
+    ]
+    for v in rows:
+        m = metrics[v][budget]
+        per_cat = " | ".join(_fmt(m.get(c, {}).get("answer_recall")) for c in cats)
+        out.append(
+            f"| {v} | {_fmt(m['all']['answer_recall'])} | {per_cat} | "
+            f"{m['all'].get('answer_n', 'n/a')} |"
+        )
+    return out
 
 
 def _losses(metrics: Metrics, budgets: list[str]) -> list[str]:

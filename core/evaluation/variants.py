@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from arborwiki.core.evaluation.answers import context_terms
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.metrics import Context, Item, admit, fill
 from arborwiki.core.query.reader import MessageRef, SearchMode
@@ -67,6 +68,16 @@ class UserIndex:
 
     refs: dict[str, MessageRef]
     tokens: dict[str, int] = field(default_factory=dict)
+    _terms: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def terms_of(self, message_id: str) -> frozenset[str]:
+        """A message's terms as a context shows it: its date, speaker and text."""
+        if message_id not in self._terms:
+            m = self.refs[message_id].message
+            self._terms[message_id] = context_terms(
+                f"{m.timestamp:%Y-%m-%d} {m.speaker}: {self.refs[message_id].text}"
+            )
+        return self._terms[message_id]
 
     def trajectory_of(self) -> dict[str, str | None]:
         return {mid: r.trajectory_id for mid, r in self.refs.items()}
@@ -137,6 +148,7 @@ class Variants:
                     for c in result.claims
                     for m in (*c.source_message_ids, *c.replaced_by_message_ids)
                 ),
+                lines=tuple(c.labelled() for c in result.claims),
             )
         return out
 
@@ -171,6 +183,7 @@ class Variants:
                     count_tokens(p.record.markdown, rule),
                     quoted_ids(p.record.markdown, cited, texts),
                     tuple(cited),
+                    (p.record.markdown,),
                 )
             )
         linked = tuple(dict.fromkeys(t for p in route.pages for t in p.record.trajectory_ids))
@@ -197,5 +210,6 @@ class Variants:
             kept, used = admit(items, b)
             ids = frozenset(m for item in kept for m in item.message_ids)
             cited = frozenset(m for item in kept for m in item.cited_ids)
-            out[b] = Context(ids, used, candidates, selected, cited)
+            lines = tuple(line for item in kept for line in item.lines)
+            out[b] = Context(ids, used, candidates, selected, cited, lines)
         return out

@@ -42,6 +42,7 @@ class ClaimLine(BaseModel):
     source_message_ids: list[str]
     replaced_by: str | None = None
     replaced_by_message_ids: list[str] = []
+    kind: Literal["belief", "fact"] = "belief"  # fact: a line of what the memory knows
 
     def render(self) -> str:
         line = f"[{', '.join(self.source_message_ids)}] {self.text} ({self.status}"
@@ -51,7 +52,9 @@ class ClaimLine(BaseModel):
 
     def labelled(self) -> str:
         """The line as the evidence block shows it: "now:" for a current value, "changed:"
-        for a belief that was revised or deprecated."""
+        for a belief that was revised or deprecated, "fact:" for a fact line."""
+        if self.kind == "fact":
+            return f"fact: {self.text} {' '.join(f'[{m}]' for m in self.source_message_ids)}"
         return f"{'now' if self.status == 'active' else 'changed'}: {self.render()}"
 
 

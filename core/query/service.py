@@ -22,6 +22,7 @@ from arborwiki.core.query.beliefs import beliefs_about, compact_claim, current_b
 from arborwiki.core.query.chunks import chunk_ranking
 from arborwiki.core.query.citations import page_citations
 from arborwiki.core.query.evidence import Budget, expand_evidence
+from arborwiki.core.query.facts import ranked_facts
 from arborwiki.core.query.fusion import fuse_hits, lead_with
 from arborwiki.core.query.history import history_result, source_ids
 from arborwiki.core.query.localize import (
@@ -363,6 +364,8 @@ class QueryService:
         qc = self.cfg.query
         _at_least_one("budget_tokens", budget_tokens)
         budget_tokens = budget_tokens or qc.budget_tokens
+        facts, fact_tokens = self._facts(route, self._fact_room(route, budget_tokens))
+        budget_tokens -= fact_tokens
         share = int(budget_tokens * qc.claim_budget_share)
         claims, claim_tokens = self._claims(route, share)
         # The new value's source before the old one's: what holds now, if only one fits.
@@ -410,8 +413,8 @@ class QueryService:
                 for s in chosen
             ],
             evidence=evidence,
-            claims=claims,
-            context_tokens=admitted.used + claim_tokens,
+            claims=[*claims, *facts],
+            context_tokens=admitted.used + claim_tokens + fact_tokens,
         )
 
     def _neighbours(
@@ -430,6 +433,39 @@ class QueryService:
         for members in grouped.values():
             members.sort(key=lambda r: r.message.turn_index)
         return grouped
+
+    def _fact_room(self, route: Route, budget_tokens: int) -> int:
+        """Tokens for fact lines: `fact_budget_share` of the budget, scaled down where the
+        budget holds fewer than `fact_full_weight_slots` messages of the top hits' length
+        (on the long set 1K holds four: a fact line there took a whole hit's place)."""
+        qc = self.cfg.query
+        scale = 1.0
+        if qc.fact_full_weight_slots:
+            scale = min(1.0, self._slots(route, budget_tokens) / qc.fact_full_weight_slots)
+        return int(budget_tokens * qc.fact_budget_share * scale)
+
+    def _facts(self, route: Route, budget_tokens: int) -> tuple[list[ClaimLine], int]:
+        """Fact lines (core/query/facts.py) of the claims on the routed pages' trajectories,
+        best first, while they fit `budget_tokens`: the wiki's route into the context."""
+        if budget_tokens <= 0 or not route.pages:
+            return [], 0
+        ids = dict.fromkeys(t for p in route.pages for t in p.record.trajectory_ids)
+        claims = self.reader.claims(route.user_id, list(ids))
+        lines, used = [], 0
+        for fact in ranked_facts(claims, subject_free_stems(route.info)):
+            line = ClaimLine(
+                claim_id=fact.claim_id,
+                text=fact.text,
+                status="active",
+                source_message_ids=fact.sources,
+                kind="fact",
+            )
+            cost = count_tokens(line.labelled(), self.cfg.tokens)
+            if used + cost > budget_tokens:
+                break
+            lines.append(line)
+            used += cost
+        return lines, used
 
     def _claims(self, route: Route, budget_tokens: int) -> tuple[list[ClaimLine], int]:
         """Revised or deprecated claims on the selected trajectories about what the question

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from arborwiki.core.config import WikiConfig
 from arborwiki.core.records import Claim, EvidenceItem, Snapshot, Trajectory, WikiPage
-from arborwiki.core.wiki.content import PageContent, PageLink
+from arborwiki.core.wiki.content import PageContent, PageLink, readable_fact
 from arborwiki.core.wiki.context import EmbedFn, WikiInputs
 from arborwiki.core.wiki.entities import plan_entity_pages
 from arborwiki.core.wiki.inventory import plan_inventory_pages
@@ -36,6 +36,43 @@ def wiki_coverage(pages: list[WikiPage], trajectories: list[Trajectory]) -> floa
         return 1.0
     linked = {tid for p in pages if p.kind != "index" for tid in p.trajectory_ids}
     return len(wanted & linked) / len(wanted)
+
+
+STRUCTURAL_COUNTS = frozenset({"trajectories", "snapshots", "snapshots naming it"})
+
+
+def has_content(page: PageContent) -> bool:
+    """A fact a reader can read, a revision, a quantity or an inventory item: more than
+    the counts of trajectories and snapshots every page has."""
+    return bool(
+        any(readable_fact(c) for c in page.facts)
+        or page.revisions
+        or page.inventory
+        or any(line.label not in STRUCTURAL_COUNTS for line in page.counts)
+    )
+
+
+def _without_empty(contents: list[PageContent]) -> list[PageContent]:
+    """No entity page or part with nothing in it ("rome: none recorded"); a part's
+    siblings are renumbered, and a single part left is folded back into its page. An
+    empty topic page stays only where it is its threads' one route (`_with_orphans`)."""
+    kept = [c for c in contents if c.kind != "entity" or has_content(c)]
+    routed = {t for c in kept if c.kind != "topic" or has_content(c) for t in c.trajectory_ids}
+    kept = [c for c in kept if has_content(c) or not set(c.trajectory_ids) <= routed]
+    parts: dict[int, list[PageContent]] = {}
+    for c in kept:
+        if c.parent is not None:
+            parts.setdefault(id(c.parent), []).append(c)
+    alive = {id(c) for c in kept}
+    out = []
+    for c in kept:
+        if c.parent is not None:
+            siblings = parts[id(c.parent)]
+            if len(siblings) < 2 or id(c.parent) not in alive:
+                continue
+            c.subpage_index, c.subpage_count = siblings.index(c), len(siblings)
+        out.append(c)
+    return out
 
 
 def _with_orphans(contents: list[PageContent], inputs: WikiInputs) -> list[PageContent]:
@@ -130,7 +167,10 @@ def compile_wiki(
         + plan_topic_pages(inputs, cfg)
         + plan_inventory_pages(inputs, cfg)
     )
-    contents = [PageContent("index", INDEX_TITLE), *_with_orphans(planned, inputs)]
+    contents = [
+        PageContent("index", INDEX_TITLE),
+        *_with_orphans(_without_empty(planned), inputs),
+    ]
     _make_filenames_unique(contents)
     _link(contents)
     template = TemplateWriter()

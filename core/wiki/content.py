@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from arborwiki.core.records import Claim, PageKind, Trajectory
+from arborwiki.core.wiki.text import value_was_cut
 from arborwiki.core.words import content_words
 
 
@@ -88,11 +90,18 @@ LONE_VERBS = frozenset(
 )
 
 
+_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
+
+
 def readable_fact(claim: Claim) -> bool:
     """Whether `claim` reads as a fact line (see PRONOUNS/LONE_VERBS above)."""
     attribute = claim.attribute.lower().split()
     value = claim.value.lower().split()
     if not value or PRONOUNS & set(attribute) or not content_words(claim.value):
+        return False
+    if any(not _WORD.fullmatch(w) for w in attribute):  # "do-s" from "I do- Oscar"
+        return False
+    if value_was_cut(claim.value):
         return False
     lone = value[0].strip(".,!?'\"") if len(value) == 1 else ""
     return not (lone in LONE_VERBS or lone.endswith("ed"))

@@ -75,11 +75,27 @@ def _entity_page(
     return PageContent("entity", name, trajectories, facts, revisions, counts, items=[name])
 
 
-def _inverted(inputs: WikiInputs) -> tuple[dict[str, list[Claim]], dict[str, set[str]]]:
-    """Entity → claims naming it, entity → trajectories listing it: built once, not per page."""
+def _named_in(text: str, names: set[str], longest: int) -> set[str]:
+    """The names that occur in `text` as whole words ("to Banff in July" names banff)."""
+    words = normalize_phrase(text).split()
+    return {
+        " ".join(words[i : i + n])
+        for n in range(1, longest + 1)
+        for i in range(len(words) - n + 1)
+        if " ".join(words[i : i + n]) in names
+    }
+
+
+def _inverted(
+    inputs: WikiInputs, names: set[str]
+) -> tuple[dict[str, list[Claim]], dict[str, set[str]]]:
+    """Entity → claims naming it (as subject, as value, or inside the value: a page about
+    Banff holds "Evan went to Banff", not "none recorded"), entity → trajectories listing
+    it: built once, not per page."""
     claims_of: dict[str, list[Claim]] = defaultdict(list)
+    longest = max((len(n.split()) for n in names), default=0)
     for c in inputs.claims.values():
-        for name in _claim_names(c):
+        for name in _claim_names(c) | _named_in(c.value, names, longest):
             claims_of[name].append(c)
     trajectories_of: dict[str, set[str]] = defaultdict(set)
     for tid, t in inputs.trajectories.items():
@@ -92,9 +108,10 @@ def plan_entity_pages(inputs: WikiInputs, cfg: WikiConfig, embed: EmbedFn) -> li
     """Parent pages first, each followed by its subpages (when it links more than
     `entity_split_threshold` trajectories)."""
     mentions = _snapshot_mentions(inputs)
-    claims_of, trajectories_of = _inverted(inputs)
+    names = entity_names(inputs, cfg)
+    claims_of, trajectories_of = _inverted(inputs, set(names))
     pages: list[PageContent] = []
-    for name in entity_names(inputs, cfg):
+    for name in names:
         snaps = mentions.get(name, [])
         claims = _with_successors(claims_of.get(name, []), inputs)
         traj_ids = {t for sid in snaps for t in inputs.trajectories_of_snapshot.get(sid, [])}

@@ -5,10 +5,9 @@ from __future__ import annotations
 from arborwiki.core.records import PageKind, WikiPage, stable_id
 from arborwiki.core.wiki.text import slugify
 
-# The word stored page text uses for a subpage (link headings, file names): "shard", as the
-# first stores wrote it. Page Markdown is stored, embedded and BM25-searched, so another
-# word would change every split page's vector and rows (and the LoCoMo dev figures).
-STORED_SUBPAGE_WORD = "shard"
+# The word page text uses for a subpage (link headings, file names): a part of its page.
+# ("Shard" names the build's group of users, cluster/sharding.py, and is not the wiki's.)
+STORED_SUBPAGE_WORD = "part"
 
 
 def page_id_for(user_id: str, kind: PageKind, title: str, subpage_index: int) -> str:

@@ -7,8 +7,16 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
+from arborwiki.core.extract.claims import MAX_VALUE_WORDS
 from arborwiki.core.records import Claim
-from arborwiki.core.words import normalize_phrase
+from arborwiki.core.words import (
+    MODAL_VERBS,
+    NON_FINAL_WORDS,
+    normalize_phrase,
+    noun_word,
+    third_singular,
+    verb_lemma,
+)
 
 # Determiners dropped from item values so "a dog" and "dog" count as one item.
 LEADING_DETERMINERS = ("a", "an", "the", "my", "our", "his", "her", "their", "some")
@@ -53,3 +61,125 @@ def trigger_pattern(triggers: tuple[str, ...]) -> re.Pattern[str]:
     if not words:
         return re.compile(r"(?!)")  # matches nothing
     return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")s?\b")
+
+
+# First person in a claim's value, said of its subject in the third person. The subject's
+# gender is not known, so singular "they".
+THIRD_PERSON = {
+    "i": "they",
+    "me": "them",
+    "my": "their",
+    "mine": "theirs",
+    "myself": "themself",
+    "we": "they",
+    "us": "them",
+    "our": "their",
+    "ours": "theirs",
+    "ourselves": "themselves",
+    "i'm": "they're",
+    "i've": "they've",
+    "i'd": "they'd",
+    "i'll": "they'll",
+    "we're": "they're",
+    "we've": "they've",
+}
+_TOKEN = re.compile(r"[\w'’]+|[^\w\s]")
+
+
+def third_person(text: str) -> str:
+    """`text` with first-person words said of someone else ("my daughter" → "their
+    daughter"); other words and spacing as they were."""
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(0)
+        new = THIRD_PERSON.get(word.lower().replace("’", "'"))
+        if new is None:
+            return word
+        return new.capitalize() if word[0].isupper() and word.lower() != "i" else new
+
+    return re.sub(r"[\w'’]+", swap, text)
+
+
+# Where a value the extractor cut at MAX_VALUE_WORDS can end: before its last clause.
+_CLAUSE_BREAK = re.compile(r",|;|\s(?:and|but|because|so|which|when|while|with)\s")
+
+
+def value_was_cut(value: str) -> bool:
+    """Whether the extractor cut `value` at its word cap mid-phrase, with no earlier clause
+    break to end it on ("we can build a strong"): not a whole fact."""
+    return len(value.split()) >= MAX_VALUE_WORDS and not _clause_prefix(value)
+
+
+def _clause_prefix(value: str) -> str:
+    """`value` up to its last clause break, where that leaves at least three words."""
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(value)]
+    head = value[: breaks[-1]] if breaks else ""
+    return head if len(head.split()) >= 3 else ""
+
+
+def _whole(value: str) -> str:
+    """A value as a whole phrase: a value cut at the extractor's word cap ends at its last
+    clause break; no article, determiner or conjunction left at its end ("in hopes of
+    growing the" → "in hopes of growing"); no closing punctuation."""
+    if len(value.split()) >= MAX_VALUE_WORDS:
+        value = _clause_prefix(value) or value
+    words = value.strip().rstrip(".,;:!?\"'”’-–— ").split()
+    while len(words) > 1 and words[-1].lower().strip(",;:") in NON_FINAL_WORDS:
+        words.pop()
+    return " ".join(words).rstrip(",;:")
+
+
+def display_name(subject: str) -> str:
+    """A claim subject as a reader writes it: "caroline's dad" → "Caroline's dad"."""
+    words = subject.split()
+    return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]]) if words else subject
+
+
+# "will n't" → "won't", "ca n't" → "can't"; "do n't" → "don't".
+_CONTRACTED = re.compile(r"\b(\w+) n't\b")
+_CONTRACTIONS = {"will": "wo", "wo": "wo", "can": "ca", "ca": "ca", "shall": "sha"}
+
+
+def _verb(attribute: str, negated: bool) -> str:
+    """The claim's verb said of its subject: "need" → "needs"; negated, "is not",
+    "did not work" (said "worked"), "does not like" (said "likes")."""
+    words = attribute.split()
+    if not words:
+        return attribute
+    if not negated:
+        return " ".join([third_singular(words[0]), *words[1:]])
+    if words[0] in {"is", "was", "are", "were", "has", "have", "had", *MODAL_VERBS}:
+        head = "cannot" if words[0] == "can" else f"{words[0]} not"
+        return " ".join([head, *words[1:]])
+    lemma = verb_lemma(words[0])
+    aux = "does" if words[0].endswith("s") and lemma != words[0] else "did"
+    return " ".join([aux, "not", lemma, *words[1:]])
+
+
+def fact_text(claim: Claim) -> str:
+    """A claim as a whole clause in the third person with its day: "Caroline went to an
+    LGBTQ+ counseling workshop (2023-06-23)"; a noun attribute reads as a possession
+    ("Caroline's goal is to give kids a loving home"); the claim that deprecated a belief
+    as its end ("John no longer plays drums", said as "I used to play drums")."""
+    subject = display_name(claim.subject)
+    value = third_person(_whole(claim.value))
+    attribute = third_person(claim.attribute.strip())
+    if attribute.split(" ")[0].endswith("ing"):  # "going to", "meeting": said with "am"
+        attribute = f"is {attribute}"
+    if attribute and " " not in attribute and noun_word(attribute):
+        clause = f"{subject}'s {attribute} is {'not ' if claim.negated else ''}{value}"
+    elif claim.op == "DEPRECATE":  # the claim that ends a belief: it no longer holds
+        clause = f"{subject} no longer {attribute} {value}"
+    else:
+        clause = f"{subject} {_verb(attribute, claim.negated)} {value}"
+    clause = _CONTRACTED.sub(
+        lambda m: _CONTRACTIONS.get(m.group(1).lower(), m.group(1)) + "n't",
+        " ".join(clause.split()),
+    )
+    return f"{clause} ({claim_day(claim)})"
+
+
+def fact_line(claim: Claim, sources: Iterable[str] | None = None) -> str:
+    """`fact_text` with its sources cited: "… (2023-06-23) [D4:13]"."""
+    ids = sorted_ids(claim.source_message_ids if sources is None else sources)
+    return f"{fact_text(claim)} {' '.join(f'[{m}]' for m in ids)}".rstrip()

@@ -6,8 +6,8 @@ import re
 from typing import Protocol
 
 from arborwiki.core.records import Claim
-from arborwiki.core.wiki.content import PageContent, Revision
-from arborwiki.core.wiki.text import claim_day
+from arborwiki.core.wiki.content import PageContent, Revision, readable_fact
+from arborwiki.core.wiki.text import claim_day, fact_line, fact_text
 
 SECTIONS = (
     "## Core facts",
@@ -32,10 +32,18 @@ def cite(ids: list[str] | tuple[str, ...]) -> str:
     return " ".join(f"[{m}]" for m in ids)
 
 
-def _claim_line(claim: Claim) -> str:
-    value = f"not {claim.value}" if claim.negated else claim.value
-    line = f"- {claim.subject} {claim.attribute}: {value} ({claim_day(claim)})"
-    return f"{line} {cite(claim.source_message_ids)}".rstrip()
+def fact_lines(facts: list[Claim]) -> list[str]:
+    """One line a fact, as a reader reads it (`fact_line`: a third-person clause with its
+    day and sources); the same clause said twice is one line citing both sayings."""
+    sources: dict[str, list[str]] = {}
+    first: dict[str, Claim] = {}
+    for claim in facts:
+        if not readable_fact(claim):
+            continue
+        clause = fact_text(claim).rsplit(" (", 1)[0]
+        first.setdefault(clause, claim)
+        sources.setdefault(clause, []).extend(claim.source_message_ids)
+    return [f"- {fact_line(first[c], sources[c])}" for c in first]
 
 
 def _revision_line(rev: Revision) -> str:
@@ -64,7 +72,7 @@ class TemplateWriter:
             lines += [f"## {group}", *links, ""]
         if page.kind == "index":
             return "\n".join(lines).rstrip() + "\n"
-        facts = [_claim_line(c) for c in page.facts]
+        facts = fact_lines(page.facts)
         counts = [f"- {c.label}: {c.value} {cite(c.sources)}".rstrip() for c in page.counts]
         counts += [
             f"  - {i.value} ({i.mentions} mention{'s' if i.mentions != 1 else ''}) "

@@ -83,7 +83,7 @@ def test_files_and_shape(metrics: tuple[dict, Path]) -> None:
     cell = on_disk["variants"]["flat_bm25"]["14"]["all"]
     assert set(cell) == {
         "gold_ref_cov", "all_ref_rate", "cited_not_present", "traj_recall", "cand_universe",
-        "context_tokens", "n",
+        "context_tokens", "n", "answer_recall", "answer_n",
     }  # fmt: skip
     assert set(on_disk["variants"]["flat_bm25"]["14"]) == {"1", "4", "all"}
     assert "| variant |" in (out / "report.md").read_text()

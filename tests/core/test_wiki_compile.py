@@ -100,7 +100,7 @@ def test_sections_ids_vectors_and_repeatability(embed) -> None:
         assert f"## {heading}" in topic.markdown
     assert "- quantity: 2 walks a day [D20:1]" in topic.markdown
     assert "- t3 — Adopting a dog (2023-01-20 → 2023-01-21)" in topic.markdown
-    assert "- user has pet: a dog (2023-01-20) [D20:1]" in topic.markdown
+    assert "- User has pet a dog (2023-01-20) [D20:1]" in topic.markdown
     assert all(len(p.vector or []) == 256 for p in pages)
     assert abs(float(np.linalg.norm(pages[0].vector)) - 1.0) < 1e-5
     assert len({page_filename(p) for p in pages}) == len(pages)
@@ -111,7 +111,11 @@ def test_sections_ids_vectors_and_repeatability(embed) -> None:
 def test_entity_in_thirteen_trajectories_splits_into_four_linked_subpages(embed) -> None:
     groups = [i % 4 for i in range(13)]
     vectors = grouped_vectors(groups)
-    snapshots = [snapshot(f"s{i}", i + 1, entities=["Max"]) for i in range(13)]
+    # each visit says something (a quantity): a page with nothing in it is not written
+    snapshots = [
+        snapshot(f"s{i}", i + 1, entities=["Max"], facets={"quantity": [f"{i + 1} walks"]})
+        for i in range(13)
+    ]
     trajectories = [
         trajectory(f"t{i:02d}", [f"s{i}"], i + 1, vector=vectors[i].tolist()) for i in range(13)
     ]
@@ -128,14 +132,14 @@ def test_entity_in_thirteen_trajectories_splits_into_four_linked_subpages(embed)
     assert [(p.shard_index, p.shard_count) for p in subpages] == [(i, 4) for i in range(4)]
     assert parent.trajectory_ids == [f"t{i:02d}" for i in range(13)]
     subpage_ids = [p.page_id for p in subpages]
-    assert "## Shards" in parent.markdown and "shard-2.md)" in parent.markdown
+    assert "## Parts" in parent.markdown and "part-2.md)" in parent.markdown
     assert set(subpage_ids) <= set(parent.links)
     for subpage in subpages:
         assert subpage.kind == "entity"
         assert set(subpage.links) >= {parent.page_id, *subpage_ids} - {subpage.page_id}
         assert subpage.page_id not in subpage.links
         assert f"]({page_filename(parent)})" in subpage.markdown
-        assert "## Sibling shards" in subpage.markdown  # the stored word (core/wiki/naming.py)
+        assert "## Sibling parts" in subpage.markdown  # the word of core/wiki/naming.py
     assert [p.trajectory_ids for p in run() if p.parent_page_id] == [
         p.trajectory_ids for p in subpages
     ]

@@ -1,0 +1,52 @@
+"""Fact lines: what the memory knows about the question, in a reader's words.
+
+Gold coverage counts only raw messages, so the compiled memory never reached the context:
+a routed page only chose trajectories. A fact line is an active claim of the routed pages'
+threads or the selected threads, said as a whole third-person clause with its day and its
+sources ("Caroline went to an LGBTQ support group (2023-05-07) [D1:3]"): a relative day
+resolved, a first person said of its subject, in a few tokens. Claims are ranked by the
+question's words (its subject left out) found in their attribute and value, then newest;
+one line per distinct fact, its sources merged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from arborwiki.core.records import Claim
+from arborwiki.core.wiki.content import readable_fact
+from arborwiki.core.wiki.text import fact_text
+from arborwiki.core.words import stems
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact line: the first claim that says it, its text, and every claim's sources."""
+
+    claim_id: str
+    text: str
+    sources: list[str]
+
+
+def ranked_facts(claims: Sequence[Claim], words: set[str]) -> list[Fact]:
+    """The active, readable, dated claims sharing a stem with `words`, most shared first,
+    then newest; a fact said twice (the same clause, on any day) is one line with both
+    sources. Undated claims say what their messages say; a dated one adds the day a
+    relative date named ("yesterday" said on 8 May 2023), which no message holds."""
+    scored = []
+    for claim in claims:
+        if claim.status != "active" or not readable_fact(claim):
+            continue
+        if claim.event_time is None:  # what the messages say already, in other words
+            continue
+        shared = len(words & stems(f"{claim.attribute} {claim.value}"))
+        if shared:
+            scored.append((-shared, -claim.recorded_at.timestamp(), claim.claim_id, claim))
+    facts: dict[str, Fact] = {}
+    for *_, claim in sorted(scored):
+        text = fact_text(claim)
+        clause = text.rsplit(" (", 1)[0]
+        fact = facts.setdefault(clause, Fact(claim.claim_id, text, []))
+        fact.sources.extend(m for m in claim.source_message_ids if m not in fact.sources)
+    return list(facts.values())
