@@ -155,7 +155,16 @@ def _month_step(span: str, kind: str, base_day: date) -> date | None:
 
 
 def _resolve(span: str, kind: str, base_day: date, prefer: Prefer = "past") -> date | None:
-    """`_parse`, answered by shifting an earlier answer when the expression allows it."""
+    """`_parse`, answered by shifting an earlier answer when the expression allows it; None
+    where the answer falls outside the calendar ("tomorrow" said on 9999-12-31): that
+    claim goes undated, its user's build goes on."""
+    try:
+        return _shifted(span, kind, base_day, prefer)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _shifted(span: str, kind: str, base_day: date, prefer: Prefer) -> date | None:
     if kind in _SHIFTING_KINDS and kind != "weekday" and _MONTH_OR_YEAR.search(span):
         return _month_step(span, kind, base_day)
     if not _shifts_with_base(span, kind):

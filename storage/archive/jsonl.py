@@ -38,7 +38,7 @@ def iter_jsonl(
             if end_byte is not None and position >= end_byte:
                 break
             position += len(line_bytes)
-            if line_number == 1 and line_bytes.startswith(UTF8_BOM):
+            if line_bytes.startswith(UTF8_BOM):  # any line: files joined by `cat` keep theirs
                 line_bytes = line_bytes[len(UTF8_BOM) :]
             location = f"{name}:{line_number}"
             stripped = line_bytes.rstrip(b"\r\n")
@@ -52,10 +52,20 @@ def iter_jsonl(
                 continue
             try:
                 row = json.loads(line)
-            except json.JSONDecodeError:
-                yield validator.quarantine("invalid JSON", source, location, line)
+            except (ValueError, RecursionError) as err:
+                yield validator.quarantine(json_problem(err), source, location, line)
                 continue
             yield validator.validate(row, source, location, line)
+
+
+def json_problem(err: Exception) -> str:
+    """Why a line is not a row, in a few words: Python's JSON reader also refuses an
+    integer of over 4,300 digits (ValueError) and nesting deeper than its stack."""
+    if isinstance(err, RecursionError):
+        return "invalid JSON (nested too deep)"
+    if isinstance(err, json.JSONDecodeError):
+        return "invalid JSON"
+    return "invalid JSON (a number too long to read)"
 
 
 def starts_with_turn_index(path: str) -> bool:
@@ -69,18 +79,20 @@ def starts_with_turn_index(path: str) -> bool:
             if line.strip():
                 try:
                     row = json.loads(line.removeprefix(UTF8_BOM))
-                except (json.JSONDecodeError, UnicodeDecodeError):
+                except (ValueError, RecursionError):
                     return False
                 return isinstance(row, dict) and row.get("turn_index") is not None
     return False
 
 
 def is_message_rows(data: object) -> bool:
-    """A non-empty JSON array of objects carrying a `message_id`: the rows JSONL holds."""
+    """A non-empty JSON array of rows, as JSONL holds them: some element carries a
+    `message_id` and none is a LoCoMo sample. An element without one is a bad row the read
+    quarantines, not a reason to reject the file."""
     return (
         isinstance(data, list)
-        and len(data) > 0
-        and all(isinstance(row, dict) and "message_id" in row for row in data)
+        and any(isinstance(row, dict) and "message_id" in row for row in data)
+        and not any(isinstance(row, dict) and "conversation" in row for row in data)
     )
 
 

@@ -90,16 +90,25 @@ class LocomoTurn:
     error: str | None = None
 
 
-def _session_time(conversation: dict[str, Any], number: int) -> datetime | None:
+def _session_time(conversation: dict[str, Any], key: str) -> datetime | None:
     try:
-        return parse_locomo_datetime(conversation[f"session_{number}_date_time"])
+        return parse_locomo_datetime(conversation[f"{key}_date_time"])
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
 
-def _turn_message(
-    turn: Any, sample_id: str, number: int, index: int, timestamp: datetime | None, speaker_a: Any
-) -> Message:
+@dataclass(frozen=True)
+class _Session:
+    """Where a turn sits: its sample, session key, time (None: undated) and first speaker."""
+
+    sample_id: str
+    key: str
+    time: datetime | None
+    place: int  # 1-based, in session order: an undated session's placeholder seconds
+    speaker_a: Any
+
+
+def _turn_message(turn: Any, session: _Session, index: int) -> Message:
     if not isinstance(turn, dict):
         raise RowError("turn is not a JSON object")
     for field in ("speaker", "dia_id", "text"):
@@ -115,17 +124,18 @@ def _turn_message(
     if not isinstance(speaker, str) or not speaker.strip():
         raise RowError("speaker must be a non-empty string")
     extra = _turn_extra(turn)
+    timestamp = session.time
     if timestamp is None:
         extra[TIME_EXTRA_KEY] = TIME_UNKNOWN
-        timestamp = UNKNOWN_TIME + timedelta(seconds=number)
+        timestamp = UNKNOWN_TIME + timedelta(seconds=session.place)
     message = Message(
-        user_id=sample_id,
-        conversation_id=sample_id,
-        session_id=f"session_{number}",
+        user_id=session.sample_id,
+        conversation_id=session.sample_id,
+        session_id=session.key,
         message_id=str(dia_id),
         turn_index=index,
         speaker=speaker,
-        role="user" if speaker == speaker_a else "other",
+        role="user" if speaker == session.speaker_a else "other",
         text=text,
         timestamp=timestamp,
         extra=extra,
@@ -136,22 +146,31 @@ def _turn_message(
 
 
 def sample_turns(sample: dict[str, Any], file_name: str = "") -> Iterator[LocomoTurn]:
-    """Every turn of one sample, sessions in numeric order (dict key order is not trusted)."""
-    sample_id = str(sample["sample_id"])
+    """Every turn of one sample, sessions in numeric order (dict key order is not trusted;
+    "session_1" and "session_01" are two sessions, in key order). An undated session's
+    placeholder time is UNKNOWN_TIME plus its place in that order in seconds, so any session
+    number orders without leaving the calendar. A sample without an id quarantines its
+    turns: its owner would be the user "None"."""
+    sample_id = sample["sample_id"]
+    missing_id = sample_id is None or str(sample_id).strip() == ""
+    sample_id = str(sample_id)
     conversation = sample["conversation"]
     speaker_a = conversation.get("speaker_a")
     sessions = sorted(
-        (int(match.group(1)), turns)
+        (int(match.group(1)), key, turns)
         for key, turns in conversation.items()
         if (match := SESSION_KEY.match(key)) and isinstance(turns, list)
     )
-    for number, turns in sessions:
-        timestamp = _session_time(conversation, number)
+    for place, (_, key, turns) in enumerate(sessions, start=1):
+        session = _Session(sample_id, key, _session_time(conversation, key), place, speaker_a)
         for index, turn in enumerate(turns):
-            location = f"{file_name}:{sample_id}:session_{number}:turn_{index}"
+            location = f"{file_name}:{sample_id}:{key}:turn_{index}"
             raw = json.dumps(turn, ensure_ascii=True, default=str)
+            if missing_id:
+                yield LocomoTurn(sample_id, location, raw, error="missing field: sample_id")
+                continue
             try:
-                message = _turn_message(turn, sample_id, number, index, timestamp, speaker_a)
+                message = _turn_message(turn, session, index)
             except RowError as err:
                 yield LocomoTurn(sample_id, location, raw, error=str(err))
             else:
@@ -196,7 +215,8 @@ def iter_locomo(path: str, validator: RowValidator) -> Iterator[RowResult]:
         for turn in sample_turns(sample, paths.name(path)):
             if turn.message is None:
                 reason = turn.error or "invalid turn"
-                yield validator.quarantine(reason, source, turn.location, turn.raw, turn.sample_id)
+                owner = None if turn.error == "missing field: sample_id" else turn.sample_id
+                yield validator.quarantine(reason, source, turn.location, turn.raw, owner)
             else:
                 raw_text = turn.raw.__str__
                 yield validator.admit(turn.message, source, turn.location, raw_text)

@@ -30,6 +30,7 @@ ROLES: tuple[str, ...] = get_args(Role)
 DEFAULT_ROLE = "user"
 DUPLICATE_KEY_BYTES = 8
 QUARANTINE_DIGEST_BYTES = 16
+MAX_TURN_INDEX = 2**63 - 1  # the stored column is int64
 
 
 class ArchiveError(InputError):
@@ -106,9 +107,16 @@ def parse_timestamp(value: Any) -> datetime:
             parsed = datetime.fromisoformat(value.strip())
         else:
             raise ValueError(value)
+        # "9999-12-31T23:00-05:00" is past datetime.max once it is in UTC
+        return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
     except (ValueError, OverflowError, OSError) as err:
-        raise RowError(f"bad timestamp: {value!r}") from err
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+        raise RowError(f"bad timestamp: {_short(value)}") from err
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    """`repr(value)` cut to `limit` characters: a reason is one line, not the row again."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def row_json(row: Any) -> str:
@@ -254,9 +262,11 @@ class RowValidator:
             raise RowError(f"bad role: {role!r}")
         turn_index = row.get("turn_index")
         if turn_index is not None and (
-            not isinstance(turn_index, int) or isinstance(turn_index, bool) or turn_index < 0
+            not isinstance(turn_index, int)
+            or isinstance(turn_index, bool)
+            or not 0 <= turn_index <= MAX_TURN_INDEX
         ):
-            raise RowError(f"bad turn_index: {turn_index!r}")
+            raise RowError(f"bad turn_index: {_short(turn_index)}")
         conversation_id = _optional_str(row, "conversation_id") or user_id
         return Message(
             user_id=user_id,

@@ -195,8 +195,9 @@ def test_undated_locomo_sessions_are_read_in_session_and_turn_order(tmp_path: Pa
     assert quarantine == []
     ordered = sorted(messages, key=lambda m: (m.timestamp, m.session_id, m.turn_index))
     assert [m.message_id for m in ordered] == ["D2:1", "D2:2", "D3:1", "D10:1"]
-    assert ordered[0].timestamp == UNKNOWN_TIME + timedelta(seconds=2)
-    assert ordered[-1].timestamp == datetime(1970, 1, 1, 0, 0, 10, tzinfo=UTC)
+    # placeholder: UNKNOWN_TIME + the session's place in number order (2, 3, 10 → 1, 2, 3 s)
+    assert ordered[0].timestamp == UNKNOWN_TIME + timedelta(seconds=1)
+    assert ordered[-1].timestamp == datetime(1970, 1, 1, 0, 0, 3, tzinfo=UTC)
     assert all(m.extra.get("time") == "unknown" for m in messages)
 
 
