@@ -3,7 +3,10 @@
 Per store (e.g. LoCoMo dev built by `arborwiki evaluate locomo … --store S`), over every
 non-index page's "Core facts" lines (the clause before its "(day)" and citations):
 
-- cut off: the clause ends on a function word ("… in hopes of growing the");
+- ends on a function word: the issue's rule for a cut-off line ("… in hopes of growing
+  the"); it also counts clauses English ends that way ("… what they believe in", "… it is");
+- cut off: the clause ends on a word no clause ends on (an article, a possessive
+  determiner, a conjunction, "of": core/words.py NON_FINAL_WORDS);
 - first person: the clause holds "I", "me", "my", "mine", "we", "us", "our" or "ours";
 - duplicate: the same clause (case-folded) twice on one page;
 - empty page: no fact, no revision, no quantity and no inventory item (only the
@@ -22,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from arborwiki.core.words import FUNCTION_WORDS
+from arborwiki.core.words import FUNCTION_WORDS, NON_FINAL_WORDS
 from arborwiki.storage.lance_store import LanceStore
 
 RESULTS = Path(__file__).resolve().parent / "results" / "wiki_readability.md"
@@ -83,7 +86,8 @@ def measure(path: str) -> dict[str, float]:
         counts["fact lines"] += len(lines)
         for text in lines:
             last = re.findall(r"[\w'’]+", text.lower())[-1:] or [""]
-            counts["cut off"] += last[0] in FUNCTION_WORDS
+            counts["ends on a function word"] += last[0] in FUNCTION_WORDS
+            counts["cut off"] += last[0] in NON_FINAL_WORDS
             counts["first person"] += bool(FIRST_PERSON.search(text))
         folded = Counter(x.lower() for x in lines)
         counts["duplicate facts"] += sum(n - 1 for n in folded.values() if n > 1)
@@ -97,6 +101,10 @@ def measure(path: str) -> dict[str, float]:
     return dict(counts)
 
 
+def _share(m: dict[str, float], key: str, lines: float) -> str:
+    return f"{m.get(key, 0)} ({m.get(key, 0) / lines:.1%})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("stores", nargs="+")
@@ -104,17 +112,17 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help=f"append to {RESULTS.name}")
     args = parser.parse_args()
     header = (
-        "| store | pages | fact lines | cut off | first person | duplicate facts | "
-        "empty pages | one-word titles, not a name |"
+        "| store | pages | fact lines | ends on a function word | cut off | first person | "
+        "duplicate facts | empty pages | one-word titles, not a name |"
     )
-    rows = [header, "|---|---|---|---|---|---|---|---|"]
+    rows = [header, "|---|---|---|---|---|---|---|---|---|"]
     for path in args.stores:
         m = measure(path)
         lines = max(m.get("fact lines", 0), 1)
         rows.append(
             f"| {path} | {m.get('pages', 0)} | {m.get('fact lines', 0)} | "
-            f"{m.get('cut off', 0)} ({m.get('cut off', 0) / lines:.1%}) | "
-            f"{m.get('first person', 0)} ({m.get('first person', 0) / lines:.1%}) | "
+            f"{_share(m, 'ends on a function word', lines)} | {_share(m, 'cut off', lines)} | "
+            f"{_share(m, 'first person', lines)} | "
             f"{m.get('duplicate facts', 0)} | {m.get('empty pages', 0)} | "
             f"{m.get('one-word titles, not a name', 0)} |"
         )
