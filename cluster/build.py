@@ -37,7 +37,14 @@ from typing import Any
 import ray
 
 from arborwiki.cluster.runtime import start_ray, store_task_options
-from arborwiki.cluster.scheduling import LiveWork, Progress, Timeline, fused_shards, staged_shards
+from arborwiki.cluster.scheduling import (
+    LiveWork,
+    Progress,
+    Timeline,
+    check_extract_resources,
+    fused_shards,
+    staged_shards,
+)
 from arborwiki.cluster.sharding import (
     FilePartition,
     Partition,
@@ -57,7 +64,7 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.storage import paths
+from arborwiki.storage import paths, tombstones
 from arborwiki.storage.archive import (
     ArchiveError,
     archive_files,
@@ -69,6 +76,7 @@ from arborwiki.storage.archive import (
 from arborwiki.storage.increment import FileMark, Pieces, is_jsonl, mark_file
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import USER_TABLES
+from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
 
 WORK = "_work"
@@ -111,6 +119,7 @@ class BuildSummary:
     pages: int = 0
     rows_read: int = 0
     quarantined: int = 0
+    forgotten: int = 0
     shards_built: int = 0
     shards_skipped: int = 0
     committed: bool = False
@@ -137,7 +146,8 @@ class BuildSummary:
             f"users={self.users} messages={self.messages} snapshots={self.snapshots} "
             f"claims={self.claims} trajectories={self.trajectories} pages={self.pages} "
             f"({kinds}; entity subpages {self.page_kinds.get('subpages', 0)}) "
-            f"quarantined={self.quarantined} rows_read={self.rows_read} "
+            f"quarantined={self.quarantined} forgotten={self.forgotten} "
+            f"rows_read={self.rows_read} "
             f"failed_users={len(self.failed_users)} "
             f"shards_built={self.shards_built} shards_skipped={self.shards_skipped} "
             f"({state}) seconds={self.seconds:.1f}"
@@ -230,6 +240,7 @@ def staged_run(store_dir: str, cfg: Config) -> Iterator[tuple[str, LiveWork]]:
     live = LiveWork()
     try:
         start_ray(cfg.ray)  # before our SIGTERM handler: ray.init installs its own
+        check_extract_resources(cfg, local=cfg.ray.address is None)
         with _terminate_as_interrupt():
             yield staging, live
     finally:
@@ -250,17 +261,19 @@ def read_files(
     live: LiveWork,
     fmt: str | None = None,
     pieces: dict[int, PieceRanges] | None = None,
+    forgotten: Tombstones | None = None,
 ) -> Partition:
     """Read + validate + partition, in parallel: one Ray task per input file, or per piece
     of a file that `pieces` cuts (file index → ranges). A file whose later pieces hold rows
-    without a turn_index (`pieces_agree`) is read again whole, its pieces' outputs deleted."""
+    without a turn_index (`pieces_agree`) is read again whole, its pieces' outputs deleted.
+    Rows `forgotten` names (the store's tombstones) are dropped as they are read."""
     store = store_task_options(staging, *(spec[1] for spec in specs))
     task = ray.remote(num_cpus=1, max_retries=2, **store)(partition_file)
     n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
     cuts = pieces or {}
 
     def submit(i: int, path: str, start: int, line: int, end: int | None = None, k: int = 0) -> Any:
-        return task.remote(i, path, str(staging), n, batch, start, line, fmt, end, k)
+        return task.remote(i, path, str(staging), n, batch, start, line, fmt, end, k, forgotten)
 
     refs = []
     for i, path, start, line in specs:
@@ -329,7 +342,7 @@ def _build(
         if cuts is not None:
             pieces[i] = cuts.ranges(mark.size)
     specs = [(i, str(f), 0, 1) for i, f in enumerate(files)]
-    part = read_files(specs, staging, cfg, live, fmt, pieces)
+    part = read_files(specs, staging, cfg, live, fmt, pieces, tombstones.load(store_dir))
     timeline.end("read")
     scope = CommitScope(
         input=str(input_path),
@@ -413,6 +426,7 @@ def compile_and_commit(
                     **counts,
                     "rows_read": part.rows_read,
                     "quarantined": summary.quarantined,
+                    "forgotten": part.rows_forgotten,
                     "failed_users": len(summary.failed_users),
                 },
                 "versions": store.versions(),
@@ -448,6 +462,7 @@ def _summarise(
     summary.trajectories = counts.get("trajectories", 0)
     summary.pages = counts.get("wiki_pages", 0)
     summary.quarantined = part.rows_quarantined + counts.get("quarantined", 0)
+    summary.forgotten = part.rows_forgotten
     summary.extractors = _prefixed(counts, "extractor:")
     summary.page_kinds = _prefixed(counts, "pages:")
     summary.failed_users = sorted({f.user_id for f in failures})

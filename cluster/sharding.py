@@ -29,9 +29,15 @@ import pyarrow.compute as pc
 
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.storage import paths
-from arborwiki.storage.archive import archive_files, read_archive, read_jsonl_tail
+from arborwiki.storage.archive import (
+    ArchiveBatch,
+    archive_files,
+    read_archive,
+    read_jsonl_tail,
+)
 from arborwiki.storage.archive.rows import RowValidator
 from arborwiki.storage.tables import record_row, rows_to_table
+from arborwiki.storage.tombstones import Tombstones, drop_forgotten, forgotten_line
 
 DUPLICATE_REASON = "duplicate message_id for user"
 
@@ -62,6 +68,7 @@ class FilePartition:
     rows_read: int = 0
     rows_valid: int = 0
     rows_quarantined: int = 0
+    rows_forgotten: int = 0  # rows a tombstone names (storage/tombstones.py): dropped
     max_timestamp: str | None = None  # ISO time of its latest valid message
     defaulted_turns: int = 0  # tail rows without a turn_index (nightly: counted from the tail)
     piece: int = 0  # which byte range of a file read in pieces (storage.increment.Pieces)
@@ -78,13 +85,15 @@ def partition_file(
     fmt: str | None = None,
     end_byte: int | None = None,
     piece: int = 0,
+    forgotten: Tombstones | None = None,
 ) -> FilePartition:
     """Stream one file into out_dir/shard-K/part-F-P-N.parquet; quarantine into
     out_dir/quarantine.
 
     With `start_byte` > 0 (a JSONL file that grew) only the bytes after it are read; with
     `end_byte` too, one piece of a JSONL file read in parallel (`piece` numbers it). `fmt`
-    names the archive format (`storage.archive.FORMATS`); None: by suffix.
+    names the archive format (`storage.archive.FORMATS`); None: by suffix. Rows that
+    `forgotten` names are dropped and counted, never written anywhere.
     """
     out = str(out_dir)
     result = FilePartition(file_index=file_index, source=path, piece=piece)
@@ -99,6 +108,8 @@ def partition_file(
     for n, batch in enumerate(batches):
         stem = f"part-{file_index:06d}-{piece:04d}-{n:06d}.parquet"
         result.rows_read += batch.rows_read
+        if forgotten:
+            batch = _without_forgotten(batch, forgotten, result)
         result.rows_valid += batch.table.num_rows
         result.rows_quarantined += len(batch.quarantine)
         if batch.quarantine:
@@ -124,6 +135,15 @@ def partition_file(
     result.max_timestamp = latest.isoformat() if latest is not None else None
     result.defaulted_turns = validator.defaulted_turns
     return result
+
+
+def _without_forgotten(
+    batch: ArchiveBatch, forgotten: Tombstones, result: FilePartition
+) -> ArchiveBatch:
+    table, dropped = drop_forgotten(batch.table, forgotten)
+    quarantine = [q for q in batch.quarantine if not forgotten_line(q, forgotten)]
+    result.rows_forgotten += dropped + len(batch.quarantine) - len(quarantine)
+    return ArchiveBatch(table, quarantine, batch.rows_read)
 
 
 def discard_outputs(result: FilePartition) -> None:
@@ -160,6 +180,7 @@ class Partition:
     rows_read: int = 0
     rows_valid: int = 0
     rows_quarantined: int = 0
+    rows_forgotten: int = 0
     per_file: list[FilePartition] = field(default_factory=list)
 
 
@@ -177,6 +198,7 @@ def merge_partitions(
         part.rows_read += result.rows_read
         part.rows_valid += result.rows_valid
         part.rows_quarantined += result.rows_quarantined
+        part.rows_forgotten += result.rows_forgotten
         part.quarantine_files.extend(result.quarantine_files)
         quarantine_hash.update(result.quarantine_digest.encode())
         for shard, path, digest in result.parts:

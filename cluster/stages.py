@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 import traceback
 from collections import Counter, defaultdict
@@ -215,6 +216,9 @@ class ExtractStage:
     def setup(self) -> None:
         """Load the engine once; a failure is kept and raised with every batch, so the
         users it costs are recorded with the real reason."""
+        # vLLM logs to stdout by default, and Ray copies an actor's stdout to the driver's,
+        # where `build --json` must print one JSON object and nothing else
+        os.environ.setdefault("VLLM_LOGGING_STREAM", "ext://sys.stderr")
         try:
             self.cache = extraction_cache(self.cfg, self.store_dir)
             self.extractor = build_labeled_extractor(self.cfg.extract)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from arborwiki.cluster.build import WORK
 from arborwiki.core.config import Config
-from arborwiki.storage import paths
+from arborwiki.storage import paths, tombstones
 from arborwiki.storage.forget import ForgetReport, forget
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.versions import RunInfo, list_runs, rollback
@@ -45,3 +45,14 @@ def forget_in_store(
     """Forget a user or some of their messages (see storage/forget.py)."""
     _open(store_path)
     return forget(store_path, cfg, user_id, message_ids)
+
+
+def unforget_in_store(store_path: str, user_id: str, message_ids: list[str]) -> int:
+    """Drop the tombstones of a user (or of some of their messages): the next build of an
+    archive that holds the rows stores them again. How many tombstones went."""
+    _open(store_path)
+    gone = tombstones.remove(store_path, user_id, message_ids)
+    if not gone:
+        what = f"messages {', '.join(message_ids)} of " if message_ids else ""
+        raise ValueError(f"store {store_path} has no tombstone for {what}user {user_id!r}")
+    return gone

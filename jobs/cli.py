@@ -252,13 +252,22 @@ def forget_cmd(
     user: str = typer.Option(..., "--user", "-u", help="the user to forget (or whose messages)"),
     message: list[str] | None = MessageOpt,
     as_json: bool = typer.Option(False, "--json", help="print what was removed as JSON"),
+    undo: bool = typer.Option(
+        False, "--undo", help="drop the tombstone: the next build of the archive stores it again"
+    ),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
     """Remove a user, or some of their messages, and everything built from them, from every
-    table and every retained version (older versions are deleted; a run is recorded)."""
-    from arborwiki.jobs.forget import forget, render_forget
+    table and every retained version (older versions are deleted; a run is recorded). A
+    tombstone keeps them out of every later build and nightly until `--undo`."""
+    from arborwiki.jobs.forget import forget, render_forget, unforget
 
+    if undo:
+        done = unforget(store, user, message or [])
+        text = f"tombstones removed: {done['tombstones_removed']} (user {user!r})"
+        print(json.dumps(done) if as_json else text)
+        return
     report = forget(store, user, message or [], config_from(config, set))
     print(json.dumps(report, indent=2) if as_json else render_forget(report))
 

@@ -14,6 +14,13 @@ def forget(store: str, user_id: str, message_ids: list[str], cfg: Config) -> dic
     return forget_in_store(store, cfg, user_id, message_ids).to_dict()
 
 
+def unforget(store: str, user_id: str, message_ids: list[str]) -> dict[str, Any]:
+    from arborwiki.cluster.store_admin import unforget_in_store
+
+    gone = unforget_in_store(store, user_id, message_ids)
+    return {"user_id": user_id, "message_ids": sorted(message_ids), "tombstones_removed": gone}
+
+
 def render_forget(report: dict[str, Any]) -> str:
     """What went, table by table, and what the store keeps of the user."""
     what = (

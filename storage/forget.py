@@ -13,13 +13,17 @@ repeats the window's words; the cache is keyed by window content, so the windows
 again from the stored messages with the given config's `window` settings: forget with the
 settings the build used).
 
-The archive is not the store's: a later full build of an archive that still holds the
-messages brings them back.
+The archive is not the store's, and may still hold the rows: so a forget first records a
+tombstone (storage/tombstones.py) that every later read of an archive for this store
+honours, and its run keeps the watermark of the run before it (a `nightly` after a forget
+reads only what is new). Quarantined lines go by the user id they were recorded with or
+parse to, or, for a line that does not parse, by naming the user.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -32,7 +36,7 @@ from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
 from arborwiki.core.records import Message
-from arborwiki.storage import paths
+from arborwiki.storage import paths, tombstones
 from arborwiki.storage.extract_cache import cache_root, drop_drafts
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import MESSAGE_COLUMNS, to_record
@@ -68,8 +72,14 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
     """Forget `user_id` (no `message_ids`) or those of their messages; see the module doc."""
     store = LanceStore(store_path, create=False)
     where = f"user_id = {sql_str(user_id)}"
-    if not store.has("messages") or store.count("messages", where) == 0:
+    held = store.has("messages") and store.count("messages", where) > 0
+    lines = _quarantined(store, user_id, set(message_ids))
+    if not held and not lines:
         raise ValueError(f"store {store_path} holds no messages of user {user_id!r}")
+    if message_ids and not held:
+        raise ValueError(f"store {store_path} holds no stored messages of user {user_id!r}")
+    tombstones.add(store_path, user_id, message_ids)  # first: a forget cut short still holds
+    previous = store.latest_run()
     report = ForgetReport(user_id, sorted(set(message_ids)))
     stored = _stored_messages(store, user_id)
     draft_keys = _window_keys(stored, cfg, set(message_ids))
@@ -82,17 +92,14 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
             _recompile(store, cfg, remaining)
         else:
             _delete_user(store, user_id)
-        unparsed = 0
-        if _drop_quarantine(store, user_id, set(message_ids)):
-            touched.add("quarantine")
     else:
         _delete_user(store, user_id)
-        for name in ("quarantine", "build_failures"):
-            if store.delete(name, where):
-                touched.add(name)
-        unparsed = _drop_quarantine(store, None, {f'"user_id": {json.dumps(user_id)}'})
-        if unparsed:
-            touched.add("quarantine")
+        if store.has("build_failures") and store.delete("build_failures", where):
+            touched.add("build_failures")
+    unparsed = sum(1 for q in lines if q["user_id"] != user_id)  # no user_id recorded
+    if lines:
+        store.delete("quarantine", sql_in("quarantine_id", [q["quarantine_id"] for q in lines]))
+        touched.add("quarantine")
     for name in (*USER_TABLES, "quarantine"):
         after = _user_rows(store, name, user_id)
         gone = before[name].keys() - after.keys()
@@ -119,6 +126,8 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
             "finished_at": datetime.now(UTC),
             "input": f"forget {what} {user_id}",
             "counts": {f"removed:{n}": c for n, c in report.removed.items()},
+            # the archive read so far is still read: a nightly after this reads what is new
+            "watermark": json.loads((previous or {}).get("watermark") or "{}"),
         }
     )
     purge_old_versions(store)
@@ -155,6 +164,8 @@ def _remaining_messages(stored: list[Message], user_id: str, forgotten: set[str]
 def _window_keys(stored: list[Message], cfg: Config, forgotten: set[str]) -> list[str]:
     """Cache keys of the user's windows that hold a forgotten message (all: `forgotten`
     empty), cut from the stored messages as the build cut them."""
+    if not stored:  # a user whose every row was quarantined: no windows, no drafts
+        return []
     windows = user_windows(stored, cfg).windows
     return [
         window_digest(w)
@@ -177,17 +188,38 @@ def _delete_user(store: LanceStore, user_id: str) -> None:
         store.delete(name, f"user_id = {sql_str(user_id)}")
 
 
-def _drop_quarantine(store: LanceStore, user_id: str | None, needles: set[str]) -> int:
-    """Quarantined lines (of the user; `None`: of anyone, e.g. a line whose JSON did not
-    parse, so no user was recorded) whose raw text holds one of `needles`."""
+def _quarantined(store: LanceStore, user_id: str, message_ids: set[str]) -> list[dict[str, Any]]:
+    """The quarantined lines of `user_id` (of those messages): recorded with the user id or
+    parsing to it (compact JSON, a non-ASCII id), or, not parsing, naming it as JSON does."""
     if not store.has("quarantine"):
-        return 0
-    query = store.table("quarantine").search().select(["quarantine_id", "row"]).limit(None)
-    if user_id is not None:
-        query = query.where(f"user_id = {sql_str(user_id)}")
-    rows = query.to_list()
-    ids = [r["quarantine_id"] for r in rows if any(n in (r["row"] or "") for n in needles)]
-    return store.delete("quarantine", sql_in("quarantine_id", ids)) if ids else 0
+        return []
+    columns = ["quarantine_id", "user_id", "row"]
+    rows = store.table("quarantine").search().select(columns).limit(None).to_list()
+    names = _names_user(user_id)
+    found = []
+    for row in rows:
+        raw = row["row"] or ""
+        try:
+            parsed = json.loads(raw)
+        except (ValueError, RecursionError):
+            parsed = None
+        parsed = parsed if isinstance(parsed, dict) else {}
+        owner = row["user_id"] or parsed.get("user_id")
+        if owner is None and not parsed and names.search(raw):
+            owner = user_id  # a line that did not parse but names the user
+        if owner != user_id:
+            continue
+        said = parsed.get("message_id")
+        if not message_ids or str(said) in message_ids or any(m in raw for m in message_ids):
+            found.append(row)
+    return found
+
+
+def _names_user(user_id: str) -> re.Pattern[str]:
+    """`"user_id": "<id>"` as any JSON writer spells it (spacing; escaped or not)."""
+    spellings = {json.dumps(user_id), json.dumps(user_id, ensure_ascii=False)}
+    alternatives = "|".join(re.escape(s) for s in sorted(spellings))
+    return re.compile(rf'"user_id"\s*:\s*(?:{alternatives})')
 
 
 def _remove_work_outputs(store_dir: str, user_id: str) -> int:

@@ -2,7 +2,8 @@
 
 Run as a subprocess, as a user would: one engine load for the whole build, windows of all
 users batched into engine calls, every window drafted; a second build into a fresh store
-with the same extraction cache loads no engine at all.
+with the same extraction cache loads no engine at all; `--json` prints one JSON object on
+stdout and nothing else (vLLM's logging goes to stderr).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def build(store: Path, cache: Path, model: Path) -> dict:
     env = {**os.environ, **VLLM_CPU_ENV, "RAY_USAGE_STATS_ENABLED": "0"}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO_ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout)  # stdout holds the one JSON object; vLLM logs to stderr
 
 
 def test_build_loads_one_engine_batches_across_users_and_caches(
