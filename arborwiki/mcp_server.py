@@ -134,7 +134,11 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
     @server.tool()
     def read_page(
         page: Annotated[
-            str | None, Field(description="page id or title; omit for the index page")
+            str | None,
+            Field(
+                description="a title, a linked file name (entity-x.md) or a page id; "
+                "omit for the index page"
+            ),
         ] = None,
         user_id: UserArg = None,
     ) -> Annotated[CallToolResult, MemoryPage]:

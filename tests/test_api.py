@@ -46,6 +46,8 @@ def test_a_local_store_answers_every_call_with_its_model(sample_store: Path) -> 
     assert store.page("alice").page_id == pages.pages[0].page_id
     entity = next(p for p in pages.pages if p.kind == "entity")
     assert store.page("alice", entity.title.upper()) == entity  # titles match case-insensitively
+    assert store.page("alice", entity.file) == entity  # a link in another page names its file
+    assert f"({entity.file})" in store.page("alice").markdown
     with pytest.raises(LookupError, match="no page 'nope'"):
         store.page("alice", "nope")
 

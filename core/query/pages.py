@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arborwiki.core.query.result import MemoryPage, PagesResult
 from arborwiki.core.records import WikiPage
+from arborwiki.core.wiki.naming import page_filename
 
 KIND_ORDER = {"index": 0, "topic": 1, "entity": 2, "inventory": 3}
 
@@ -21,6 +22,7 @@ def pages_result(user_id: str, pages: list[WikiPage]) -> PagesResult:
                 page_id=p.page_id,
                 kind=p.kind,
                 title=p.title,
+                file=page_filename(p),
                 markdown=p.markdown,
                 trajectory_ids=list(p.trajectory_ids),
                 links=list(p.links),
@@ -35,15 +37,16 @@ def pages_result(user_id: str, pages: list[WikiPage]) -> PagesResult:
 
 
 def find_page(result: PagesResult, page: str | None = None) -> MemoryPage:
-    """A page by id, else by title (case-insensitive; a split page's first part); None or
-    blank: the index page. LookupError naming a few titles when nothing matches."""
+    """A page by id or file name (a link in another page: `entity-biscuit.md`), else by
+    title (case-insensitive; a split page's first part); None or blank: the index page.
+    LookupError naming a few titles when nothing matches."""
     if not result.pages:
         raise LookupError(f"user {result.user_id!r} has no wiki pages here")
     wanted = (page or "").strip()
     if not wanted:
         return result.pages[0]  # the index page leads (pages_result)
     for p in result.pages:
-        if p.page_id == wanted:
+        if wanted in (p.page_id, p.file, p.file.removesuffix(".md")):
             return p
     for p in result.pages:
         if p.title.lower() == wanted.lower():

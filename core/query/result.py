@@ -36,9 +36,9 @@ class EvidenceMessage(BaseModel):
     best evidence, so a client keeping "the top 5" keeps the 5 that matter most."""
 
     message_id: str = Field(description="the message's id in the archive: cite it as [id]")
-    speaker: str
+    speaker: str = Field(description="who said it")
     timestamp: datetime = Field(description="when the message was said")
-    text: str
+    text: str = Field(description="what was said (with an image's caption, if it had one)")
     trajectory_id: str | None = Field(description="the trajectory that holds it, if any")
     why: Literal["claim", "hit", "reply", "thread"] = Field(
         description="claim: a claim line cites it; hit: a search hit; reply: the turn after "
@@ -53,12 +53,14 @@ class ClaimLine(BaseModel):
     line), or (kind "fact") a line of what the memory knows."""
 
     claim_id: str
-    text: str
+    text: str = Field(description="the belief in a compact form")
     status: str = Field(description="active (holds now), revised or deprecated")
     source_message_ids: list[str] = Field(description="the messages that stated it")
     replaced_by: str | None = Field(None, description="the belief that replaced it")
     replaced_by_message_ids: list[str] = Field([], description="the messages that replaced it")
-    kind: Literal["belief", "fact"] = "belief"
+    kind: Literal["belief", "fact"] = Field(
+        "belief", description="belief: changed or current (now:); fact: what the memory knows"
+    )
 
     def render(self) -> str:
         line = f"[{', '.join(self.source_message_ids)}] {self.text} ({self.status}"
@@ -78,8 +80,8 @@ class QueryResult(BaseModel):
     """A question's evidence: routed pages, selected trajectories, cited messages in rank
     order, and claim lines (changed beliefs, `now:` values, facts)."""
 
-    user_id: str
-    question: str
+    user_id: str = Field(description="the memory owner asked about")
+    question: str = Field(description="the question as asked")
     pages: list[PageRef] = Field(description="wiki pages routed to, best first")
     candidate_trajectories: int = Field(description="trajectories the routing considered")
     trajectories: list[SelectedTrajectory] = Field(description="those selected, best first")
@@ -117,49 +119,51 @@ class PathStep(BaseModel):
 
     node_id: str
     snapshot_id: str
-    summary: str
-    timestamp: datetime
-    message_ids: list[str]
+    summary: str = Field(description="what the state was about")
+    timestamp: datetime = Field(description="when it was said")
+    message_ids: list[str] = Field(description="the messages it was compiled from")
 
 
 class CrossEvidence(BaseModel):
     """An evidence item of another trajectory that shares words with the turn."""
 
     evidence_id: str
-    kind: str
+    kind: str = Field(description="fact, event, artifact or state")
     text: str
-    status: str
-    trajectory_id: str
-    source_message_ids: list[str]
-    shared: list[str]
+    status: str = Field(description="active, revised or deprecated")
+    trajectory_id: str = Field(description="the other trajectory that holds it")
+    source_message_ids: list[str] = Field(description="the messages that stated it")
+    shared: list[str] = Field(description="the words it shares with the turn")
 
 
 class LocalizeResult(BaseModel):
     """The online turn: where the turn belongs and what it can reuse."""
 
-    user_id: str
-    turn: str
+    user_id: str = Field(description="the memory owner")
+    turn: str = Field(description="the live turn as given")
     decision: Literal["CONTINUE", "NEW"] = Field(
         description="CONTINUE: the turn continues a stored state; NEW: none fits"
     )
     node_id: str | None = Field(description="the forest node it continues (CONTINUE)")
     trajectory_id: str | None = Field(description="that node's trajectory (CONTINUE)")
-    score: float
+    score: float = Field(description="the placement's score (higher: closer)")
     stage: str = Field(description="which step of the placement decided")
-    reason: str
+    reason: str = Field(description="why, in words")
     path: list[PathStep] = Field(description="the branch-local context, root → node")
     evidence: list[CrossEvidence] = Field(description="other branches' evidence it shares")
-    turn_extractor: str = "rules"
-    stored_extractors: list[str] = []
+    turn_extractor: str = Field("rules", description="the extractor of the turn's features")
+    stored_extractors: list[str] = Field([], description="the extractors of the stored states")
     note: str | None = Field(
         None, description="set when the turn's features and the stored ones differ in kind"
     )
 
 
 class SourceMessage(BaseModel):
+    """A message that stated a belief version."""
+
     message_id: str
     speaker: str
-    timestamp: datetime
+    timestamp: datetime = Field(description="when the message was said")
     text: str
 
 
@@ -167,28 +171,30 @@ class BeliefVersion(BaseModel):
     """One claim in a revision chain, with the messages that stated it."""
 
     claim_id: str
-    op: str
-    status: str
-    value: str
-    text: str
-    recorded_at: datetime
-    event_time: date | None
+    op: str = Field(description="ADD, REVISE or DEPRECATE: what this version did")
+    status: str = Field(description="active (holds now), revised or deprecated")
+    value: str = Field(description="the belief's value in this version")
+    text: str = Field(description="the claim as a sentence")
+    recorded_at: datetime = Field(description="when it was said")
+    event_time: date | None = Field(description="the date it is about, when one was said")
     source_message_ids: list[str]
-    sources: list[SourceMessage]
+    sources: list[SourceMessage] = Field(description="those messages, with their text")
 
 
 class HistoryChain(BaseModel):
-    subject: str
-    attribute: str
-    versions: list[BeliefVersion]
+    """One belief (a subject's attribute) through its versions."""
+
+    subject: str = Field(description="whom or what the belief is about")
+    attribute: str = Field(description='what of it ("lives in", "works as")')
+    versions: list[BeliefVersion] = Field(description="oldest first")
 
 
 class HistoryResult(BaseModel):
     """How beliefs about `about` changed, oldest version first in each chain."""
 
-    user_id: str
-    about: str
-    chains: list[HistoryChain]
+    user_id: str = Field(description="the memory owner")
+    about: str = Field(description="what was asked about")
+    chains: list[HistoryChain] = Field(description="each belief that matched")
 
 
 class MemoryPage(BaseModel):
@@ -197,7 +203,8 @@ class MemoryPage(BaseModel):
     page_id: str
     kind: Literal["index", "entity", "topic", "inventory"]
     title: str
-    markdown: str
+    file: str = Field(description="its file name: other pages link to it by this name")
+    markdown: str = Field(description="the page, its links to other pages by file name")
     trajectory_ids: list[str] = Field(description="the trajectories this page links")
     links: list[str] = Field(description="page ids this page links to")
     items: list[str] = Field(description="inventory items or entity names")
@@ -209,8 +216,8 @@ class MemoryPage(BaseModel):
 class PagesResult(BaseModel):
     """A user's Memory Wiki: the index page first, then by kind, title and part."""
 
-    user_id: str
-    pages: list[MemoryPage]
+    user_id: str = Field(description="the memory owner")
+    pages: list[MemoryPage] = Field(description="none for a user the store does not hold")
 
 
 RESPONSES: dict[str, type[BaseModel]] = {
