@@ -8,11 +8,13 @@ with a 4xx/5xx code (422 from validation, also for text that is not valid Unicod
 an escaped lone surrogate; 400 from the service's own checks; 404/405 for unknown routes;
 500 for anything else); nothing leaks a traceback.
 
-    POST /query     {user_id, question, k?, budget_tokens?}
-    POST /localize  {user_id, turn_text}
-    GET  /history?user_id=&about=
+    POST /query     {user_id, question, k?, budget_tokens?}   → QueryResult
+    POST /localize  {user_id, turn_text}                      → LocalizeResult
+    GET  /history?user_id=&about=                             → HistoryResult
+    GET  /pages?user_id=                                      → PagesResult
     GET  /health
     GET  /ui/USER/...  the user's HTML viewer (the files `arborwiki export-html` writes)
+    /mcp            the MCP tools over streamable HTTP (cluster/http_mcp.py)
 """
 
 # No `from __future__ import annotations` here: Serve's ingress rebuilds the routes
@@ -29,9 +31,11 @@ from pydantic import AfterValidator, BaseModel, Field
 from ray import serve
 from starlette.exceptions import HTTPException
 
+from arborwiki.cluster.http_mcp import mcp_lifespan, serve_mcp_here
 from arborwiki.cluster.query_actor import get_query_replicas
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.core.config import Config
+from arborwiki.core.query.result import HistoryResult, LocalizeResult, PagesResult, QueryResult
 
 APP_NAME = "arborwiki"
 log = logging.getLogger(__name__)
@@ -48,6 +52,7 @@ app = FastAPI(
     title="arborwiki",
     description="Per-user long-term memory: cited evidence.",
     default_response_class=AsciiJSONResponse,
+    lifespan=mcp_lifespan,
 )
 
 
@@ -61,6 +66,10 @@ def valid_unicode(text: str) -> str:
 
 
 NonEmpty = Annotated[str, Field(min_length=1), AfterValidator(valid_unicode)]
+TextParam = Annotated[str, Query(min_length=1), AfterValidator(valid_unicode)]
+UserParam = Annotated[
+    str, Query(min_length=1, description="memory owner"), AfterValidator(valid_unicode)
+]
 
 
 class QueryBody(BaseModel):
@@ -73,6 +82,19 @@ class QueryBody(BaseModel):
 class LocalizeBody(BaseModel):
     user_id: NonEmpty
     turn_text: NonEmpty
+
+
+class ErrorBody(BaseModel):
+    """Every error's body, whatever its status."""
+
+    error: str = Field(description="one line saying what was wrong")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (400, 422, 500)
+}
+"""What the routes answer besides 200: declared so /openapi.json says it (not FastAPI's
+default 422 shape, which our handler replaces)."""
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -103,8 +125,9 @@ async def internal_error(_: Request, exc: Exception) -> JSONResponse:
 @serve.deployment(ray_actor_options={"num_cpus": 0})
 @serve.ingress(app)
 class MemoryHTTP:
-    def __init__(self, replicas: list[Any]) -> None:
+    def __init__(self, replicas: list[Any], host: str = "127.0.0.1") -> None:
         self.client = QueryClient(replicas)
+        serve_mcp_here(self.client, host)
 
     async def _call(self, method: str, *args: Any) -> Any:
         """Service errors (empty question, …) → 400; anything else → a one-line 500."""
@@ -116,21 +139,21 @@ class MemoryHTTP:
             log.exception("%s failed", method)
             return error(500, f"{method} failed: {type(exc).__name__}")
 
-    @app.post("/query")
+    @app.post("/query", response_model=QueryResult, responses=ERRORS)
     async def query(self, body: QueryBody) -> Any:
         return await self._call("query", body.user_id, body.question, body.k, body.budget_tokens)
 
-    @app.post("/localize")
+    @app.post("/localize", response_model=LocalizeResult, responses=ERRORS)
     async def localize(self, body: LocalizeBody) -> Any:
         return await self._call("localize", body.user_id, body.turn_text)
 
-    @app.get("/history")
-    async def history(
-        self,
-        user_id: Annotated[str, Query(min_length=1), AfterValidator(valid_unicode)],
-        about: Annotated[str, Query(min_length=1), AfterValidator(valid_unicode)],
-    ) -> Any:
+    @app.get("/history", response_model=HistoryResult, responses=ERRORS)
+    async def history(self, user_id: UserParam, about: TextParam) -> Any:
         return await self._call("history", user_id, about)
+
+    @app.get("/pages", response_model=PagesResult, responses=ERRORS)
+    async def pages(self, user_id: UserParam) -> Any:
+        return await self._call("pages", user_id)
 
     @app.get("/ui/{user_id}")
     async def ui_home(self, user_id: str) -> Any:
@@ -160,7 +183,7 @@ def start_http(cfg: Config, host: str, port: int) -> None:
     job, where the driver's non-detached named actors cannot be looked up by name."""
     replicas = get_query_replicas(cfg)
     serve.start(http_options={"host": host, "port": port})
-    serve.run(MemoryHTTP.bind(replicas), name=APP_NAME, route_prefix="/")
+    serve.run(MemoryHTTP.bind(replicas, host), name=APP_NAME, route_prefix="/")
 
 
 def stop_http() -> None:

@@ -7,8 +7,12 @@ for, or depend on, a Ray import.
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
+from arborwiki.core.query.result import RESPONSES
 from arborwiki.core.query.service import QueryService
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.storage import paths
@@ -18,6 +22,7 @@ from arborwiki.storage.reader import LanceMemoryReader
 from arborwiki.storage.site import read_site_inputs
 
 __all__ = [
+    "InProcessBackend",
     "existing_store",
     "load_locomo_json",
     "open_reader",
@@ -77,3 +82,27 @@ def store_versions(service: QueryService) -> dict[str, int]:
     if not versions:
         raise RuntimeError(f"store {reader.store.path} holds no tables")
     return versions
+
+
+class InProcessBackend:
+    """The Python API's calls answered here (`arborwiki.open_store` without a Ray address).
+
+    One call at a time, like a query actor: the service's caches are not built for
+    concurrent writers, and an agent's tool calls arrive from a thread pool. Each call
+    first follows the store's current run, so a long-lived agent sees a new build."""
+
+    def __init__(self, service: QueryService, location: str) -> None:
+        self.service, self.location = service, location
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, store_path: str, cfg: Config) -> InProcessBackend:
+        location = existing_store(store_path)
+        return cls(open_service(location, cfg), location)
+
+    def call(self, method: str, *args: Any) -> Any:
+        if method not in RESPONSES:
+            raise ValueError(f"not a memory call: {method!r} (one of {', '.join(RESPONSES)})")
+        with self._lock:
+            follow_runs(self.service)
+            return getattr(self.service, method)(*args)

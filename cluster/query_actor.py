@@ -27,7 +27,18 @@ from arborwiki.core.config import Config
 from arborwiki.storage.site import SiteCache
 
 BATCHED = frozenset(
-    {"query", "ask", "localize", "history", "ui_page", "current_run", "ready", "health"}
+    {
+        "query",
+        "ask",
+        "localize",
+        "history",
+        "pages",
+        "ui_page",
+        "current_run",
+        "store_path",
+        "ready",
+        "health",
+    }
 )
 """The methods `QueryActor.batch` runs: what a `QueryClient` may call."""
 log = logging.getLogger(__name__)
@@ -40,6 +51,7 @@ class QueryActor:
         self, store_path: str, cfg: Config, refresh_seconds: float = DEFAULT_REFRESH_SECONDS
     ) -> None:
         self.cfg = cfg
+        self._store_path = store_path
         self.service = open_service(store_path, cfg, refresh_seconds)
         self._answerer: Answerer | None = None
         self._sites = SiteCache(self.service.reader, cfg.viewer)  # type: ignore[arg-type]  # Lance reader
@@ -72,6 +84,14 @@ class QueryActor:
     def history(self, user_id: str, about: str) -> dict[str, Any]:
         follow_runs(self.service)
         return self.service.history(user_id, about).model_dump(mode="json")
+
+    def pages(self, user_id: str) -> dict[str, Any]:
+        follow_runs(self.service)
+        return self.service.pages(user_id).model_dump(mode="json")
+
+    def store_path(self) -> str:
+        """The store this replica opened: a client checks it serves the store it meant."""
+        return self._store_path
 
     def ui_page(self, user_id: str, path: str) -> tuple[str, str] | None:
         """One file of the user's HTML viewer, rendered from this store (None: none such)."""

@@ -209,5 +209,8 @@ class QueryClient:
     def history(self, user_id: str, about: str) -> dict[str, Any]:
         return self.call("history", user_id, about)
 
+    def pages(self, user_id: str) -> dict[str, Any]:
+        return self.call("pages", user_id)
+
     def health(self) -> list[str]:
         return ray.get([r.health.remote() for r in self.replicas])

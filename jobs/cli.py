@@ -128,6 +128,26 @@ def query_cmd(
         print(render_result(result))
 
 
+@app.command("mcp")
+@one_line_errors
+def mcp_cmd(
+    store: str = typer.Option(..., "--store", "-s", help="Lance store directory or URI"),
+    user: str | None = typer.Option(
+        None, "--user", "-u", help="serve only this user (calls naming another are refused)"
+    ),
+    ray_address: str | None = typer.Option(
+        None, "--ray-address", help="ask the query actors `serve` started there (auto, host:port)"
+    ),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """Serve the memory as MCP tools over stdio: search_memory, localize_turn,
+    belief_history, read_page. Without --user every call must name its user."""
+    from arborwiki.jobs.mcp import serve_mcp
+
+    serve_mcp(store, user, config_from(config, set), ray_address)
+
+
 @app.command("demo")
 @one_line_errors
 def demo_cmd(

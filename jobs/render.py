@@ -18,7 +18,7 @@ def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
     lines.append(f"  routed pages: {pages or '-'}  | candidates={result['candidate_trajectories']}")
     chosen = TITLE_SEPARATOR.join(t["title"] for t in result["trajectories"][:4])
     lines.append(f"  trajectories: {chosen or '-'}")
-    evidence = sorted(result["evidence"], key=lambda e: e["admitted"])
+    evidence = result["evidence"]  # in rank order: the best first
     for e in evidence[:max_evidence]:
         lines.append(f"  [{e['message_id']}] {e['timestamp'][:10]} {e['speaker']}: {e['text']}")
     if len(evidence) > max_evidence:

@@ -28,7 +28,10 @@ def serve(
         from arborwiki.cluster.http_server import start_http
 
         start_http(cfg, http_host, http_port)
-        print(f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; GET /history)")
+        print(
+            f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; "
+            "GET /history, /pages; MCP at /mcp)"
+        )
         print(f"stop with: arborwiki stop --set ray.namespace={cfg.ray.namespace}")
 
 

@@ -11,6 +11,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
+SAMPLE_SETTINGS = ["ray.num_shards=2"]
 
 
 @pytest.fixture(scope="session")
@@ -22,6 +23,19 @@ def ray_local() -> Iterator[None]:
     ray.init(num_cpus=2, include_dashboard=False, namespace="arborwiki-tests")
     yield
     ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def sample_store(ray_local: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled sample archive built once (real Ray, real Lance) for the tests that only
+    read a store: the Python API, the MCP server, the response schemas."""
+    from arborwiki.cluster.build import run_build
+    from arborwiki.core.config import load_config
+
+    store = tmp_path_factory.mktemp("sample") / "store"
+    cfg = load_config(overrides=SAMPLE_SETTINGS)
+    assert run_build(str(EXAMPLES / "sample_archive.jsonl"), str(store), cfg).committed
+    return store
 
 
 @pytest.fixture(scope="session")

@@ -1,48 +1,66 @@
-"""What a query returns: routed pages, selected trajectories, cited evidence."""
+"""What each call returns: the one declaration of the response shapes.
+
+The CLI's `--json`, the HTTP ingress (its `response_model`s, hence `/openapi.json`), the
+Python API (`arborwiki.open_store`) and the MCP tools all hand out these models, so a client
+reads one contract; `docs/api.md` is generated from them (`scripts/api_docs.py`).
+"""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class PageRef(BaseModel):
+    """A wiki page the question was routed to."""
+
     page_id: str
-    kind: str
+    kind: str = Field(description="index, entity, topic or inventory")
     title: str
-    rank: int
+    rank: int = Field(description="0-based place in the page search")
 
 
 class SelectedTrajectory(BaseModel):
+    """A trajectory (one visit to a task or topic) the query selected, best first."""
+
     trajectory_id: str
     title: str
-    score: float
-    parts: dict[str, float]
+    score: float = Field(description="S(T), the selection score")
+    parts: dict[str, float] = Field(description="the terms of S(T), by name")
 
 
 class EvidenceMessage(BaseModel):
-    message_id: str
-    speaker: str
-    timestamp: datetime
-    text: str
-    trajectory_id: str | None
-    why: str  # "claim" (a claim line cites it), "hit", "reply" or "thread": core/query/evidence.py
-    admitted: int = 0
+    """A stored message cited as evidence. The list is in rank order: the first item is the
+    best evidence, so a client keeping "the top 5" keeps the 5 that matter most."""
+
+    message_id: str = Field(description="the message's id in the archive: cite it as [id]")
+    speaker: str = Field(description="who said it")
+    timestamp: datetime = Field(description="when the message was said")
+    text: str = Field(description="what was said (with an image's caption, if it had one)")
+    trajectory_id: str | None = Field(description="the trajectory that holds it, if any")
+    why: Literal["claim", "hit", "reply", "thread"] = Field(
+        description="claim: a claim line cites it; hit: a search hit; reply: the turn after "
+        "a hit; thread: another turn of a hit's snapshot"
+    )
+    rank: int = Field(0, description="0-based rank; equal to the item's place in the list")
 
 
 class ClaimLine(BaseModel):
     """A changed belief in compact form: "alice lives in Portland" → "alice lives in Denver",
-    or (status "active") the current value of a slot the question asks about."""
+    or (status "active") the current value of a slot the question asks about (a `now:`
+    line), or (kind "fact") a line of what the memory knows."""
 
     claim_id: str
-    text: str
-    status: str
-    source_message_ids: list[str]
-    replaced_by: str | None = None
-    replaced_by_message_ids: list[str] = []
-    kind: Literal["belief", "fact"] = "belief"  # fact: a line of what the memory knows
+    text: str = Field(description="the belief in a compact form")
+    status: str = Field(description="active (holds now), revised or deprecated")
+    source_message_ids: list[str] = Field(description="the messages that stated it")
+    replaced_by: str | None = Field(None, description="the belief that replaced it")
+    replaced_by_message_ids: list[str] = Field([], description="the messages that replaced it")
+    kind: Literal["belief", "fact"] = Field(
+        "belief", description="belief: changed or current (now:); fact: what the memory knows"
+    )
 
     def render(self) -> str:
         line = f"[{', '.join(self.source_message_ids)}] {self.text} ({self.status}"
@@ -59,22 +77,37 @@ class ClaimLine(BaseModel):
 
 
 class QueryResult(BaseModel):
-    user_id: str
-    question: str
-    pages: list[PageRef]
-    candidate_trajectories: int
-    trajectories: list[SelectedTrajectory]
-    evidence: list[EvidenceMessage]
-    claims: list[ClaimLine]
-    context_tokens: int
+    """A question's evidence: routed pages, selected trajectories, cited messages in rank
+    order, and claim lines (changed beliefs, `now:` values, facts)."""
+
+    user_id: str = Field(description="the memory owner asked about")
+    question: str = Field(description="the question as asked")
+    pages: list[PageRef] = Field(description="wiki pages routed to, best first")
+    candidate_trajectories: int = Field(description="trajectories the routing considered")
+    trajectories: list[SelectedTrajectory] = Field(description="those selected, best first")
+    evidence: list[EvidenceMessage] = Field(description="cited messages, best first")
+    claims: list[ClaimLine] = Field(
+        description="changed beliefs (old → new), current values, then fact lines"
+    )
+    context_tokens: int = Field(description="tokens the evidence and claim lines take")
 
     def cited_ids(self) -> set[str]:
         return {e.message_id for e in self.evidence}
 
+    def now_lines(self) -> list[str]:
+        """The `now:` lines: the current value of each slot the question asks about."""
+        return [c.labelled() for c in self.claims if c.kind == "belief" and c.status == "active"]
+
+    def chronological(self) -> list[EvidenceMessage]:
+        """The evidence in time order (ties by id), as a dialogue reads."""
+        return sorted(self.evidence, key=lambda e: (e.timestamp, e.message_id))
+
     def render(self) -> str:
-        """The evidence block a caller hands to its own model, with [message_id] citations."""
+        """The evidence block a caller hands to its own model, with [message_id] citations.
+        Messages in time order: the model reads them as the dialogue they were (the answer
+        prompt was measured so); the ranking is the `evidence` list itself."""
         lines = [f"Q: {self.question}"]
-        for e in self.evidence:
+        for e in self.chronological():
             lines.append(f"  [{e.message_id}] {e.timestamp:%Y-%m-%d} {e.speaker}: {e.text}")
         for c in self.claims:
             lines.append(f"  {c.labelled()}")
@@ -86,45 +119,51 @@ class PathStep(BaseModel):
 
     node_id: str
     snapshot_id: str
-    summary: str
-    timestamp: datetime
-    message_ids: list[str]
+    summary: str = Field(description="what the state was about")
+    timestamp: datetime = Field(description="when it was said")
+    message_ids: list[str] = Field(description="the messages it was compiled from")
 
 
 class CrossEvidence(BaseModel):
     """An evidence item of another trajectory that shares words with the turn."""
 
     evidence_id: str
-    kind: str
+    kind: str = Field(description="fact, event, artifact or state")
     text: str
-    status: str
-    trajectory_id: str
-    source_message_ids: list[str]
-    shared: list[str]
+    status: str = Field(description="active, revised or deprecated")
+    trajectory_id: str = Field(description="the other trajectory that holds it")
+    source_message_ids: list[str] = Field(description="the messages that stated it")
+    shared: list[str] = Field(description="the words it shares with the turn")
 
 
 class LocalizeResult(BaseModel):
     """The online turn: where the turn belongs and what it can reuse."""
 
-    user_id: str
-    turn: str
-    decision: Literal["CONTINUE", "NEW"]
-    node_id: str | None
-    trajectory_id: str | None
-    score: float
-    stage: str
-    reason: str
-    path: list[PathStep]
-    evidence: list[CrossEvidence]
-    turn_extractor: str = "rules"
-    stored_extractors: list[str] = []
-    note: str | None = None  # set when the turn's features and the stored ones differ in kind
+    user_id: str = Field(description="the memory owner")
+    turn: str = Field(description="the live turn as given")
+    decision: Literal["CONTINUE", "NEW"] = Field(
+        description="CONTINUE: the turn continues a stored state; NEW: none fits"
+    )
+    node_id: str | None = Field(description="the forest node it continues (CONTINUE)")
+    trajectory_id: str | None = Field(description="that node's trajectory (CONTINUE)")
+    score: float = Field(description="the placement's score (higher: closer)")
+    stage: str = Field(description="which step of the placement decided")
+    reason: str = Field(description="why, in words")
+    path: list[PathStep] = Field(description="the branch-local context, root → node")
+    evidence: list[CrossEvidence] = Field(description="other branches' evidence it shares")
+    turn_extractor: str = Field("rules", description="the extractor of the turn's features")
+    stored_extractors: list[str] = Field([], description="the extractors of the stored states")
+    note: str | None = Field(
+        None, description="set when the turn's features and the stored ones differ in kind"
+    )
 
 
 class SourceMessage(BaseModel):
+    """A message that stated a belief version."""
+
     message_id: str
     speaker: str
-    timestamp: datetime
+    timestamp: datetime = Field(description="when the message was said")
     text: str
 
 
@@ -132,25 +171,59 @@ class BeliefVersion(BaseModel):
     """One claim in a revision chain, with the messages that stated it."""
 
     claim_id: str
-    op: str
-    status: str
-    value: str
-    text: str
-    recorded_at: datetime
-    event_time: date | None
+    op: str = Field(description="ADD, REVISE or DEPRECATE: what this version did")
+    status: str = Field(description="active (holds now), revised or deprecated")
+    value: str = Field(description="the belief's value in this version")
+    text: str = Field(description="the claim as a sentence")
+    recorded_at: datetime = Field(description="when it was said")
+    event_time: date | None = Field(description="the date it is about, when one was said")
     source_message_ids: list[str]
-    sources: list[SourceMessage]
+    sources: list[SourceMessage] = Field(description="those messages, with their text")
 
 
 class HistoryChain(BaseModel):
-    subject: str
-    attribute: str
-    versions: list[BeliefVersion]
+    """One belief (a subject's attribute) through its versions."""
+
+    subject: str = Field(description="whom or what the belief is about")
+    attribute: str = Field(description='what of it ("lives in", "works as")')
+    versions: list[BeliefVersion] = Field(description="oldest first")
 
 
 class HistoryResult(BaseModel):
     """How beliefs about `about` changed, oldest version first in each chain."""
 
-    user_id: str
-    about: str
-    chains: list[HistoryChain]
+    user_id: str = Field(description="the memory owner")
+    about: str = Field(description="what was asked about")
+    chains: list[HistoryChain] = Field(description="each belief that matched")
+
+
+class MemoryPage(BaseModel):
+    """A Memory Wiki page as Markdown, its links and the trajectories it cites."""
+
+    page_id: str
+    kind: Literal["index", "entity", "topic", "inventory"]
+    title: str
+    file: str = Field(description="its file name: other pages link to it by this name")
+    markdown: str = Field(description="the page, its links to other pages by file name")
+    trajectory_ids: list[str] = Field(description="the trajectories this page links")
+    links: list[str] = Field(description="page ids this page links to")
+    items: list[str] = Field(description="inventory items or entity names")
+    parent_page_id: str | None = Field(description="the page split into parts, for a part")
+    part: int = Field(description="0-based part of a split page")
+    parts: int = Field(description="parts of the split page; 1: not split")
+
+
+class PagesResult(BaseModel):
+    """A user's Memory Wiki: the index page first, then by kind, title and part."""
+
+    user_id: str = Field(description="the memory owner")
+    pages: list[MemoryPage] = Field(description="none for a user the store does not hold")
+
+
+RESPONSES: dict[str, type[BaseModel]] = {
+    "query": QueryResult,
+    "localize": LocalizeResult,
+    "history": HistoryResult,
+    "pages": PagesResult,
+}
+"""The response model of each call, by the call's name (HTTP route, CLI command, method)."""

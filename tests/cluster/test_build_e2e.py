@@ -117,7 +117,8 @@ def test_the_messages_claim_lines_cite_lead_the_evidence(example_store, cfg) -> 
     claims = result.claims
     cited = [m for c in claims for m in (*c.replaced_by_message_ids, *c.source_message_ids)]
     assert cited[:2] == ["alice-024", "alice-003"]  # Denver (now), then Portland (before)
-    first = sorted(result.evidence, key=lambda e: e.admitted)[: len(set(cited))]
+    assert [e.rank for e in result.evidence] == list(range(len(result.evidence)))
+    first = result.evidence[: len(set(cited))]  # the list is in rank order
     assert [e.why for e in first] == ["claim"] * len(first)
     assert [e.message_id for e in first] == list(dict.fromkeys(cited))
     # The lines and their sources share `claim_budget_share` of the budget: at 300 tokens

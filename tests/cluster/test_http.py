@@ -21,9 +21,11 @@ from arborwiki.cluster.http_server import start_http, stop_http
 from arborwiki.cluster.query_actor import replica_names, start_query_actor
 from arborwiki.cluster.query_client import IDLE_SECONDS, QueryClient
 from arborwiki.core.config import Config, load_config
+from arborwiki.core.query.result import RESPONSES, PagesResult, QueryResult
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
 from tests.local_http import free_port
+from tests.openapi import openapi_components
 
 QUERY_KEYS = {
     "user_id",
@@ -129,6 +131,51 @@ def test_query_cites_only_the_callers_messages(base_url: str, built: tuple) -> N
     assert cited and cited <= own_ids(store, "bob")
     assert all(m.startswith("bob-") for m in cited)
     assert result["user_id"] == "bob" and result["context_tokens"] <= 300
+    assert [e["rank"] for e in result["evidence"]] == list(range(len(result["evidence"])))
+    assert QueryResult.model_validate(result).model_dump(mode="json") == result
+
+
+def test_pages_are_the_callers_wiki(base_url: str) -> None:
+    status, pages = call(f"{base_url}/pages?user_id=bob")
+    assert status == 200, pages
+    wiki = PagesResult.model_validate(pages)
+    assert wiki.user_id == "bob" and wiki.pages[0].kind == "index"
+    assert call(f"{base_url}/pages?user_id=nobody") == (200, {"user_id": "nobody", "pages": []})
+
+
+def test_served_openapi_carries_the_response_models(base_url: str) -> None:
+    """What the running ingress serves, not only the app object (tests/test_response_schemas)."""
+    status, spec = call(f"{base_url}/openapi.json")
+    assert status == 200
+    for model in RESPONSES.values():
+        for name, part in openapi_components(model).items():
+            assert spec["components"]["schemas"][name] == part, name
+
+
+def test_mcp_tools_over_streamable_http(base_url: str) -> None:
+    """The same tools as `arborwiki mcp`, at /mcp, through the query actors; unscoped."""
+    import anyio
+    from mcp import Client
+
+    async def session() -> tuple[Any, Any, Any]:
+        async with Client(f"{base_url}/mcp") as client:
+            tools = await client.list_tools()
+            bob = await client.call_tool(
+                "search_memory", {"question": "Which book is Bob reading?", "user_id": "bob"}
+            )
+            anonymous = await client.call_tool("search_memory", {"question": "Which book?"})
+            return tools, bob, anonymous
+
+    tools, bob, anonymous = anyio.run(session)
+    assert {t.name for t in tools.tools} == {
+        "search_memory",
+        "localize_turn",
+        "belief_history",
+        "read_page",
+    }
+    result = QueryResult.model_validate(bob.structured_content)
+    assert result.evidence and all(e.message_id.startswith("bob-") for e in result.evidence)
+    assert anonymous.is_error and "user_id is required" in anonymous.content[0].text
 
 
 def test_unknown_user_gets_empty_evidence(base_url: str) -> None:

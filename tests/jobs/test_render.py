@@ -1,5 +1,5 @@
-"""The terminal rendering of a query result: evidence in admission order, then a changed
-belief as old → new and a slot's current value as "now"."""
+"""The terminal rendering of a query result: evidence in rank order (the list's own order),
+then a changed belief as old → new and a slot's current value as "now"."""
 
 from __future__ import annotations
 
@@ -18,20 +18,20 @@ def _result() -> dict[str, object]:
         "pages": [{"kind": "entity", "title": "aoife"}],
         "candidate_trajectories": 3,
         "trajectories": [{"title": "galway"}],
-        "evidence": [
+        "evidence": [  # rank order: the later message ranks first
             {
                 "message_id": "m2",
                 "timestamp": "2024-04-30T12:10:00Z",
                 "speaker": "Aoife",
                 "text": "so we're moving to Galway in June.",
-                "admitted": 1,
+                "rank": 0,
             },
             {
                 "message_id": "m1",
                 "timestamp": "2023-11-18T09:00:00Z",
                 "speaker": "Aoife",
                 "text": "I work in Dublin.",
-                "admitted": 0,
+                "rank": 1,
             },
         ],
         "claims": [
@@ -51,8 +51,8 @@ def _result() -> dict[str, object]:
 
 def test_changed_and_current_beliefs_are_labelled_apart() -> None:
     lines = render_result(_result()).splitlines()
-    assert lines[3].startswith("  [m1] 2023-11-18 Aoife:")  # admitted first, shown first
-    assert lines[4].startswith("  [m2] 2024-04-30 Aoife:")
+    assert lines[3].startswith("  [m2] 2024-04-30 Aoife:")  # ranked first, shown first
+    assert lines[4].startswith("  [m1] 2023-11-18 Aoife:")
     assert lines[5] == (
         "  changed: [m1] aoife works at Acme (2023-11-18) (revised → aoife works at Tallyhawk"
         " (2024-01-02) [m3])"
@@ -68,6 +68,8 @@ def test_the_evidence_block_for_a_model_labels_them_the_same_way() -> None:
         e["trajectory_id"], e["why"] = None, "hit"
     block = QueryResult.model_validate(result).render().splitlines()
     assert block[0] == "Q: Where does Aoife live now?"
+    # the model reads the messages as the dialogue they were: in time order
+    assert [line.split("]")[0] for line in block[1:3]] == ["  [m1", "  [m2"]
     assert block[-2].startswith("  changed: [m1] aoife works at Acme")
     assert block[-1] == "  now: [m2] aoife lives in Galway (2024-06-01) (active)"
 

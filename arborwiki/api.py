@@ -1,0 +1,105 @@
+"""The Python API an agent calls: `open_store(path_or_uri)` → a `MemoryStore`.
+
+Every call names the memory owner and returns the response model the CLI's `--json` and
+the HTTP ingress return (`arborwiki.core.query.result`): one declaration of each shape.
+In-process by default (the store opened here, no Ray imported); given a Ray address, the
+calls go to the query actors `arborwiki serve` started there, which must serve this store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from arborwiki.core.config import Config, load_config
+from arborwiki.core.query.pages import find_page
+from arborwiki.core.query.result import (
+    HistoryResult,
+    LocalizeResult,
+    MemoryPage,
+    PagesResult,
+    QueryResult,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Backend(Protocol):
+    """Where the calls run: `call(method, *args)` → the response model or its JSON dict."""
+
+    def call(self, method: str, *args: Any) -> Any: ...
+
+
+class MemoryStore:
+    """One store's memory, read one user at a time: a call never sees another user's rows."""
+
+    def __init__(self, backend: Backend, location: str) -> None:
+        self._backend = backend
+        self.location = location
+
+    def __repr__(self) -> str:
+        return f"MemoryStore({self.location!r})"
+
+    def _call(self, model: type[M], method: str, *args: Any) -> M:
+        """The backend's answer as `model` (an actor's JSON dict is validated back into it;
+        a model from the in-process service is returned as it is)."""
+        return model.model_validate(self._backend.call(method, *args))
+
+    def query(
+        self,
+        user_id: str,
+        question: str,
+        *,
+        k: int | None = None,
+        budget_tokens: int | None = None,
+    ) -> QueryResult:
+        """Cited evidence for a question, best first, with changed beliefs and `now:` lines
+        (`k`, `budget_tokens`: None takes `query.k` / `query.budget_tokens`)."""
+        return self._call(QueryResult, "query", user_id, question, k, budget_tokens)
+
+    def localize(self, user_id: str, turn: str) -> LocalizeResult:
+        """Which stored state the agent's current turn continues, and its branch context."""
+        return self._call(LocalizeResult, "localize", user_id, turn)
+
+    def history(self, user_id: str, about: str) -> HistoryResult:
+        """How the user's beliefs about something changed, with the messages that did it."""
+        return self._call(HistoryResult, "history", user_id, about)
+
+    def pages(self, user_id: str) -> PagesResult:
+        """The user's Memory Wiki pages as Markdown, the index first."""
+        return self._call(PagesResult, "pages", user_id)
+
+    def page(self, user_id: str, page: str | None = None) -> MemoryPage:
+        """One page by id or title (case-insensitive); None: the index page. KeyError when
+        the user has no such page."""
+        return find_page(self.pages(user_id), page)
+
+
+def open_store(
+    path_or_uri: str | Path,
+    *,
+    ray_address: str | None = None,
+    config: str | Path | Config | None = None,
+    overrides: Sequence[str] = (),
+) -> MemoryStore:
+    """Open a built store: a local directory or an object-store URI (`s3://…`, credentials
+    from the environment). With `ray_address` ("auto", "host:port") the calls go through
+    the query actors serving this store on that cluster instead (`arborwiki serve`).
+    `config` and `overrides` are what the CLI's `--config` and `--set` take."""
+    cfg = config if isinstance(config, Config) else load_config(config, list(overrides))
+    if isinstance(config, Config) and overrides:
+        raise ValueError("give overrides with a config path, or apply them to the Config")
+    store = str(path_or_uri)
+    if ray_address is not None:
+        from arborwiki.cluster.remote_store import ActorBackend
+
+        cfg = cfg.model_copy(update={"ray": cfg.ray.model_copy(update={"address": ray_address})})
+        backend = ActorBackend.connect(store, cfg)
+        return MemoryStore(backend, backend.location)
+    from arborwiki.cluster.local_service import InProcessBackend
+
+    local = InProcessBackend.open(store, cfg)
+    return MemoryStore(local, local.location)

@@ -1,0 +1,116 @@
+"""The MCP server, driven by the SDK's own client: `arborwiki mcp` over stdio (a real
+subprocess, scoped to one user), and the same tools in-process without a scope."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+import arborwiki
+from arborwiki.core.query.result import HistoryResult, LocalizeResult, MemoryPage, QueryResult
+from arborwiki.mcp_server import UserScope, memory_server
+from tests.conftest import SAMPLE_SETTINGS
+
+TOOLS = {"search_memory", "localize_turn", "belief_history", "read_page"}
+RABBIT = "What is the name of the new rabbit?"
+
+
+async def _stdio_session(store: Path, user: str) -> dict[str, Any]:
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "arborwiki.jobs.cli", "mcp", "--store", str(store), "--user", user]
+        + [f"--set={s}" for s in SAMPLE_SETTINGS],
+    )
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return {
+            "tools": (await session.list_tools()).tools,
+            "search": await session.call_tool("search_memory", {"question": RABBIT}),
+            "named": await session.call_tool(
+                "search_memory", {"question": RABBIT, "user_id": user}
+            ),
+            "other": await session.call_tool(
+                "search_memory", {"question": RABBIT, "user_id": "bob"}
+            ),
+            "other_page": await session.call_tool("read_page", {"user_id": "bob"}),
+            "index": await session.call_tool("read_page", {}),
+        }
+
+
+def test_stdio_server_cites_evidence_and_refuses_other_users(sample_store: Path) -> None:
+    got = anyio.run(_stdio_session, sample_store, "alice")
+    tools = {t.name: t for t in got["tools"]}
+    assert set(tools) == TOOLS
+    # the tool's output schema is the response model's: one declaration
+    assert tools["search_memory"].output_schema == QueryResult.model_json_schema()
+    assert tools["read_page"].output_schema == MemoryPage.model_json_schema()
+
+    search = got["search"]
+    assert not search.is_error
+    result = QueryResult.model_validate(search.structured_content)
+    assert result.user_id == "alice" and result.evidence[0].message_id == "alice-032"
+    assert all(e.message_id.startswith("alice-") for e in result.evidence)
+    text = search.content[0].text
+    assert "[alice-032] 2024-07-02 Alice: We adopted a rabbit" in text.splitlines()[1]
+    assert got["named"].structured_content == search.structured_content
+
+    for refused in (got["other"], got["other_page"]):
+        assert refused.is_error and refused.structured_content is None
+        message = refused.content[0].text
+        assert "refused" in message and "'alice'" in message and "'bob'" in message
+        assert "bob-" not in message
+    index = got["index"]
+    assert not index.is_error and index.content[0].text.startswith("# Memory index")
+
+
+async def _unscoped(store: Path) -> dict[str, Any]:
+    server = memory_server(arborwiki.open_store(store, overrides=SAMPLE_SETTINGS))
+    async with Client(server) as client:
+        return {
+            "no_user": await client.call_tool("search_memory", {"question": RABBIT}),
+            "bob": await client.call_tool(
+                "search_memory", {"question": "Which book is Bob reading?", "user_id": "bob"}
+            ),
+            "blank": await client.call_tool("search_memory", {"question": " ", "user_id": "bob"}),
+            "where": await client.call_tool(
+                "localize_turn", {"turn": "my long run went well", "user_id": "alice"}
+            ),
+            "history": await client.call_tool(
+                "belief_history", {"about": "where does she live", "user_id": "alice"}
+            ),
+            "page": await client.call_tool("read_page", {"page": "nope", "user_id": "alice"}),
+        }
+
+
+def test_unscoped_server_needs_the_user_on_every_call(sample_store: Path) -> None:
+    got = anyio.run(_unscoped, sample_store)
+    assert got["no_user"].is_error and "user_id is required" in got["no_user"].content[0].text
+    bob = QueryResult.model_validate(got["bob"].structured_content)
+    assert bob.evidence and all(e.message_id.startswith("bob-") for e in bob.evidence)
+    assert got["blank"].is_error and "question is empty" in got["blank"].content[0].text
+    assert LocalizeResult.model_validate(got["where"].structured_content).user_id == "alice"
+    history = HistoryResult.model_validate(got["history"].structured_content)
+    assert any(c.attribute == "lives in" for c in history.chains)
+    assert got["page"].is_error and "no page 'nope'" in got["page"].content[0].text
+
+
+def test_user_scope() -> None:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    scoped = UserScope("alice")
+    assert scoped.resolve(None) == scoped.resolve("") == scoped.resolve("alice") == "alice"
+    for other in ("bob", "Alice", "alice "):  # ids match exactly
+        with pytest.raises(ToolError, match="refused"):
+            scoped.resolve(other)
+    assert UserScope(None).resolve("bob") == "bob"
+    with pytest.raises(ToolError, match="user_id is required"):
+        UserScope(None).resolve(None)
+    with pytest.raises(ValueError, match="blank"):
+        UserScope(" ")
