@@ -330,13 +330,24 @@ def _timed_users(groups: list[list[Any]], seed: int) -> list[dict[str, float]]:
     return rows
 
 
-def per_user_scaling(sizes: list[int], seed: int) -> list[dict[str, float]]:
-    """One user of each size (200 messages per 25 sessions), built in-process."""
-    groups = [
-        generate_archive(1, seed=seed + size, sessions=max(1, size // TURNS_PER_SESSION))
-        for size in sizes
-    ]
-    return _timed_users(groups, seed)
+def per_user_scaling(sizes: list[str], seed: int) -> list[dict[str, float]]:
+    """One user of each size, built in-process: "N" is N messages in sessions of
+    TURNS_PER_SESSION turns, "N:S" N messages in S sessions ("20000:1": one long session)."""
+    groups, sessions = [], []
+    for spec in sizes:
+        size, _, given = spec.partition(":")
+        count = int(given) if given else max(1, int(size) // TURNS_PER_SESSION)
+        per_session = -(-int(size) // count)
+        groups.append(
+            generate_archive(
+                1, seed=seed + int(size), sessions=count, turns_per_session=per_session
+            )
+        )
+        sessions.append(count)
+    rows = _timed_users(groups, seed)
+    for row, count in zip(rows, sessions, strict=True):
+        row["sessions"] = count
+    return rows
 
 
 def shard_stages(n_messages: int, seed: int) -> dict[str, float]:
@@ -404,15 +415,17 @@ def time_table(runs: list[BuildRun]) -> list[str]:
 
 
 def scaling_table(rows: list[dict[str, float]]) -> list[str]:
-    head = "| messages | snapshots | trajectories | claims | wall s | CPU s | CPU ms/message "
+    head = "| messages | sessions | snapshots | trajectories | claims | wall s | CPU s "
+    head += "| CPU ms/message "
     head += "| × of smallest "
     head += "| " + " | ".join(f"{s} s" for s in STAGES) + " |"
-    lines = [head, "|" + "---|" * (8 + len(STAGES))]
+    lines = [head, "|" + "---|" * (9 + len(STAGES))]
     base = rows[0]["ms_per_message"] if rows else 1.0
     for r in rows:
         stages = " | ".join(f"{r[f'{s}_s']:.2f}" for s in STAGES)
         lines.append(
-            f"| {r['messages']:.0f} | {r['snapshots']:.0f} | {r['trajectories']:.0f} "
+            f"| {r['messages']:.0f} | {r.get('sessions', 0):.0f} | {r['snapshots']:.0f} "
+            f"| {r['trajectories']:.0f} "
             f"| {r['claims']:.0f} | {r['wall_s']:.2f} | {r['total_s']:.2f} "
             f"| {r['ms_per_message']:.2f} "
             f"| {r['ms_per_message'] / base:.2f} | {stages} |"
@@ -445,7 +458,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000", help="archive sizes in messages")
     parser.add_argument("--million", action="store_true", help="also 1,000,000 messages")
     parser.add_argument("--archive", help="build this archive instead of generating them")
-    parser.add_argument("--per-user-sizes", default="200,800,3200,6400")
+    parser.add_argument(
+        "--per-user-sizes",
+        default="200,800,3200,6400,20000:1",
+        help='messages of one user; "N:S" puts them in S sessions (20000:1: one session)',
+    )
     parser.add_argument("--shard", type=int, default=10_000, help="in-process shard split")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--work", help="directory for archives and stores (default: a tmp dir)")
@@ -470,7 +487,7 @@ def main() -> None:
             runs += bench_size(n, work, args.seed, args.set)
             print("\n".join(build_table(runs) + [""] + time_table(runs)), flush=True)
     shard = shard_stages(args.shard, args.seed) if args.shard else None  # first: cold caches
-    scaling = per_user_scaling([int(s) for s in args.per_user_sizes.split(",") if s], args.seed)
+    scaling = per_user_scaling([s for s in args.per_user_sizes.split(",") if s], args.seed)
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     command = "python -m benchmarks.build_throughput " + " ".join(sys.argv[1:])
     lines = [

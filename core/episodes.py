@@ -159,6 +159,9 @@ def _episode_vectors(
     return normalize(bag.log1p() @ sparse.diags(idf)).tocsr(), idf
 
 
+_TAIL_BLOCK = 256  # later episodes scored against all episodes per sparse product
+
+
 def group_threads(vectors: sparse.csr_matrix, similarity: float, cap: int) -> np.ndarray:
     """Thread per episode, numbered by first appearance: average-link clusters of the first
     `cap` episodes with content, cut where the mean cosine drops below `similarity`; a later
@@ -176,13 +179,15 @@ def group_threads(vectors: sparse.csr_matrix, similarity: float, cap: int) -> np
         np.fill_diagonal(distance, 0.0)
         tree = linkage(squareform(np.clip(distance, 0.0, 2.0), checks=False), "average")
         labels[head] = fcluster(tree, t=1.0 - similarity, criterion="distance") - 1
-    for position in tail:
-        placed = labels >= 0
-        sims = (vectors[placed] @ vectors[position].T).toarray().ravel()
-        groups = labels[placed]
-        means = np.bincount(groups, sims) / np.maximum(np.bincount(groups), 1)
-        best = int(means.argmax())
-        labels[position] = best if means[best] >= similarity else labels.max() + 1
+    for start in range(0, len(tail), _TAIL_BLOCK):  # one sparse product per block of them
+        block = tail[start : start + _TAIL_BLOCK]
+        sims_block = (vectors[block] @ vectors.T).toarray()
+        for row, position in enumerate(block):
+            placed = labels >= 0
+            groups, sims = labels[placed], sims_block[row, placed]
+            means = np.bincount(groups, sims) / np.maximum(np.bincount(groups), 1)
+            best = int(means.argmax())
+            labels[position] = best if means[best] >= similarity else labels.max() + 1
     for position in np.flatnonzero(labels < 0):
         labels[position] = labels.max() + 1
     _, first = np.unique(labels, return_index=True)

@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from arborwiki.core.config import LifecycleConfig
-from arborwiki.core.forest.node_index import GrowingArray
+from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
 from arborwiki.core.words import FUNCTION_WORDS, can_be_noun, norm_term, past_tense_only, words
 
@@ -72,12 +72,20 @@ class Judge(Protocol):
 
     def decide(self, claim: Claim, candidates: list[Claim]) -> Decision: ...
 
+    def wants_candidates(self, claim: Claim) -> bool:
+        """Whether `decide` could say anything but ADD for `claim` (finding candidates
+        reads every earlier claim: a judge that would not read them is not asked)."""
+        ...
+
 
 class RuleJudge:
     """REVISE the best candidate when the new claim signals a change ('now', 'switched
     to', 'actually') and talks about the same subject with an overlapping attribute (a
     shared word other than a function word: "taking on" and "working on" share only "on")
     whose value it `replaces`; otherwise the claim is a parallel fact (ADD)."""
+
+    def wants_candidates(self, claim: Claim) -> bool:
+        return claim.change_cue
 
     def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
         if not claim.change_cue:
@@ -138,7 +146,10 @@ class _ClaimBook:
         self.keys: list[tuple[str, str, str]] = []  # normalised subject, attribute, value
         self.by_id: dict[str, Claim] = {}
         self.index_of: dict[str, int] = {}
-        self._by_key: dict[tuple[str, str], list[int]] = {}
+        self._by_key = Postings()  # (subject, attribute) → claim indexes
+        self._values: dict[str, int] = {}  # normalised value → a small int, for numpy
+        self._value = GrowingArray(np.int64)
+        self._negated = GrowingArray(np.bool_)
         self._by_token: dict[str, list[int]] = {}
         self._enter, self._leave = _euler_tour(nodes)
         self._node_enter = GrowingArray(np.int64)
@@ -156,7 +167,9 @@ class _ClaimBook:
         self.keys.append((subj, attr, value))
         self.by_id[claim.claim_id] = claim
         self.index_of[claim.claim_id] = index
-        self._by_key.setdefault((subj, attr), []).append(index)
+        self._by_key.add((subj, attr), index)
+        self._value.append(self._values.setdefault(value, len(self._values)))
+        self._negated.append(claim.negated)
         for token in claim_tokens(claim):
             self._by_token.setdefault(token, []).append(index)
         self._node_enter.append(self._enter[node_id])
@@ -166,15 +179,28 @@ class _ClaimBook:
     def deactivate(self, claim: Claim) -> None:
         self._active.set(self.index_of[claim.claim_id], False)
 
-    def on_branch(self, index: int, node_id: str) -> bool:
-        """Was claim `index` made on `node_id` or an ancestor of it?"""
+    def pool(self, subj: str, attr: str, node_id: str, elsewhere: bool) -> np.ndarray:
+        """Indexes of the active claims of (subject, attribute) on `node_id`'s branch, in
+        time order, then (`elsewhere`) those of other branches: numpy work over the key's
+        claims, however many a long single-session history gives one key."""
+        keyed = self._by_key.get((subj, attr))
+        if not len(keyed):
+            return keyed
+        keyed = keyed[self._active.view()[keyed]]
         enter, leave = self._enter[node_id], self._leave[node_id]
-        return bool(
-            self._node_enter.view()[index] <= enter and leave <= self._node_leave.view()[index]
-        )
+        on = (self._node_enter.view()[keyed] <= enter) & (leave <= self._node_leave.view()[keyed])
+        return np.concatenate([keyed[on], keyed[~on]]) if elsewhere else keyed[on]
 
-    def same_key(self, subj: str, attr: str) -> list[int]:
-        return self._by_key.get((subj, attr), [])
+    def last_with_value(self, pool: np.ndarray, value: str) -> int | None:
+        """The last claim of `pool` whose normalised value is `value`."""
+        vid = self._values.get(value)
+        hits = pool[self._value.view()[pool] == vid] if vid is not None else pool[:0]
+        return int(hits[-1]) if len(hits) else None
+
+    def last_affirmed(self, pool: np.ndarray) -> int | None:
+        """The last claim of `pool` that is not negated."""
+        hits = pool[~self._negated.view()[pool]]
+        return int(hits[-1]) if len(hits) else None
 
     def overlapping(self, claim: Claim, node_id: str, limit: int) -> list[Claim]:
         """≤ `limit` active claims of the branch sharing the most tokens with `claim`, later
@@ -230,22 +256,22 @@ def _place(
     """The pool the scan saw — the branch's active claims (time order), then, for a
     single-valued attribute, active claims of other branches — read through the indexes."""
     subj, attr, value = norm_term(claim.subject), norm_term(claim.attribute), norm_term(claim.value)
-    keyed = [i for i in book.same_key(subj, attr) if book.claims[i].status == "active"]
-    branch = [i for i in keyed if book.on_branch(i, node_id)]
-    elsewhere = [i for i in keyed if not book.on_branch(i, node_id)] if attr in single else []
-    same_sa = [book.claims[i] for i in branch + elsewhere]
-    literal = [c for c in same_sa if norm_term(c.value) == value]
+    pool = book.pool(subj, attr, node_id, elsewhere=attr in single)
+    literal = book.last_with_value(pool, value)
     changed = claim.negated or claim.change_cue
-    if literal and changed:
-        _supersede(claim, literal[-1], "DEPRECATE", "deprecated", book)
+    if literal is not None and changed:
+        _supersede(claim, book.claims[literal], "DEPRECATE", "deprecated", book)
         return
-    if literal:
+    if literal is not None:
         return  # a restatement: a parallel ADD, the earlier claim stays active
-    others = [c for c in same_sa if not c.negated]
-    replaced = attr in single or (claim.change_cue and others and replaces(others[-1], claim))
-    if others and not claim.negated and replaced:
-        _supersede(claim, others[-1], "REVISE", "revised", book)
+    last = book.last_affirmed(pool)
+    other = book.claims[last] if last is not None else None
+    replaced = attr in single or (claim.change_cue and other and replaces(other, claim))
+    if other is not None and not claim.negated and replaced:
+        _supersede(claim, other, "REVISE", "revised", book)
         return
+    if not judge.wants_candidates(claim):
+        return  # ADD, and the judge would not read them
     candidates = book.overlapping(claim, node_id, cfg.max_prefilter)
     decision = judge.decide(claim, candidates)
     allowed = {c.claim_id for c in candidates}

@@ -96,6 +96,9 @@ class _Recorder:
     def __init__(self) -> None:
         self.seen: list[list[str]] = []
 
+    def wants_candidates(self, claim: Claim) -> bool:
+        return True  # so the prefilter's candidates are compared for every claim
+
     def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
         self.seen.append([c.claim_id for c in candidates])
         if len(candidates) > 1 and claim.change_cue:

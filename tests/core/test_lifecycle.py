@@ -141,6 +141,9 @@ class RecordingJudge:
 
     seen: list[list[str]] = field(default_factory=list)
 
+    def wants_candidates(self, claim: Claim) -> bool:
+        return True  # an LLM judge reads every claim's candidates
+
     def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
         self.seen.append([c.value for c in candidates])
         return Decision("ADD")
@@ -164,6 +167,9 @@ def test_judge_revise_of_a_claim_outside_the_prefilter_is_ignored() -> None:
     @dataclass
     class Rogue:
         target: str
+
+        def wants_candidates(self, claim: Claim) -> bool:
+            return True
 
         def decide(self, claim: Claim, candidates: list[Claim]) -> Decision:
             return Decision("REVISE", self.target)
