@@ -21,6 +21,7 @@ an escaped lone surrogate; 400 from the service's own checks; 404/405 for unknow
 # from the methods' signatures and needs real classes, not strings, for request bodies.
 import json
 import logging
+import re
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -97,6 +98,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 default 422 shape, which our handler replaces)."""
 
 
+# A message that names a file or a library's internals ("External error: Not found:
+# /srv/store/claims.lance/data/…") is the server's business, never the caller's.
+_INTERNAL = re.compile(r"\.lance|[/\\][\w.-]+[/\\]|External error|\blance|\barrow", re.I)
+
+
 def error(status: int, message: str) -> JSONResponse:
     return AsciiJSONResponse(status_code=status, content={"error": message})
 
@@ -134,10 +140,14 @@ class MemoryHTTP:
         try:
             return await self.client.acall(method, *args)
         except ValueError as exc:
-            return error(400, str(exc).strip().splitlines()[-1])
-        except Exception as exc:  # noqa: BLE001 — the HTTP edge must answer in JSON
+            message = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
+            if message and not _INTERNAL.search(message):
+                return error(400, message)
             log.exception("%s failed", method)
-            return error(500, f"{method} failed: {type(exc).__name__}")
+            return error(500, f"{method} failed: internal error")
+        except Exception:  # noqa: BLE001 — the HTTP edge must answer in JSON
+            log.exception("%s failed", method)
+            return error(500, f"{method} failed: internal error")
 
     @app.post("/query", response_model=QueryResult, responses=ERRORS)
     async def query(self, body: QueryBody) -> Any:

@@ -71,6 +71,12 @@ def follow_runs(service: QueryService) -> bool:
     return isinstance(reader, LanceMemoryReader) and reader.store.refresh_if_due()
 
 
+def repin_after_failure(service: QueryService) -> bool:
+    """A read failed: re-pin the latest run now; True when that is another run (retry)."""
+    reader = service.reader
+    return isinstance(reader, LanceMemoryReader) and reader.store.repin_latest()
+
+
 def store_versions(service: QueryService) -> dict[str, int]:
     """The committed version of every table the service reads (fails if the store is gone)."""
     reader = service.reader

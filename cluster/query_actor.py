@@ -19,6 +19,7 @@ from arborwiki.cluster.local_service import (
     DEFAULT_REFRESH_SECONDS,
     follow_runs,
     open_service,
+    repin_after_failure,
     store_versions,
 )
 from arborwiki.cluster.runtime import store_task_options
@@ -107,12 +108,23 @@ class QueryActor:
             try:
                 if method not in BATCHED:
                     raise ValueError(f"not a query actor method: {method!r}")
-                out.append((True, getattr(self, method)(*args)))
+                out.append((True, self._call(method, args)))
             except Exception as exc:  # noqa: BLE001 — handed back to that one caller
                 if not isinstance(exc, ValueError):
                     log.exception("%s failed", method)
                 out.append((False, _picklable(exc)))
         return out
+
+    def _call(self, method: str, args: tuple[Any, ...]) -> Any:
+        """One call; where it fails because the run it read is gone (a forget deletes every
+        older version's files), once more on the run that replaced it."""
+        try:
+            return getattr(self, method)(*args)
+        except Exception:
+            if not repin_after_failure(self.service):
+                raise
+            self._sites = SiteCache(self.service.reader, self.cfg.viewer)  # type: ignore[arg-type]
+            return getattr(self, method)(*args)
 
     def current_run(self) -> str | None:
         """The run id this replica reads now (after following the pointer if due)."""

@@ -115,6 +115,15 @@ class LanceStore:
         self._datasets = {}
         return True
 
+    def repin_latest(self) -> bool:
+        """After a read failed: drop every open table (a forget may have deleted the files
+        of the versions they read) and re-read the run pointer now. True when it moved: the
+        read is worth retrying on the new run."""
+        old = self._run_key
+        self._tables, self._datasets, self._run_key = {}, {}, None
+        self.refresh()
+        return self._run_key != old
+
     def refresh_if_due(self) -> bool:
         """`refresh()` at most every `refresh_seconds` (call it between requests, never
         within one: a request reads one run)."""
