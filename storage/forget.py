@@ -71,6 +71,7 @@ class ForgetReport:
 def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -> ForgetReport:
     """Forget `user_id` (no `message_ids`) or those of their messages; see the module doc."""
     store = LanceStore(store_path, create=False)
+    store.discard_uncommitted()  # a build killed in its commit: not this forget's to publish
     where = f"user_id = {sql_str(user_id)}"
     held = store.has("messages") and store.count("messages", where) > 0
     lines = _quarantined(store, user_id, set(message_ids))

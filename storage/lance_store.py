@@ -27,7 +27,7 @@ import lancedb
 import pyarrow as pa
 from lancedb.index import BTree
 
-from arborwiki.storage import paths
+from arborwiki.storage import paths, tombstones
 from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
 
 
@@ -180,6 +180,33 @@ class LanceStore:
             return 0
         return int(self.table(name).delete(where).num_deleted_rows)
 
+    def discard_uncommitted(self) -> list[str]:
+        """Undo what a writer wrote and never committed (killed between its first table
+        write and its `runs` row): every table goes back to the latest run's version (a
+        table that run does not know is emptied), so the next commit cannot adopt it. One
+        writer at a time (README: nightly under `flock`); returns the tables it reset."""
+        run = self.latest_run()
+        recorded = run_versions(run) if run is not None else {}
+        reset = []
+        for name, version in self.versions().items():
+            if recorded.get(name) == version:
+                continue
+            table = self.table(name)
+            if name in recorded:
+                table.restore(recorded[name])
+            else:
+                table.delete("true")
+            reset.append(name)
+        return reset
+
+    def delete_users(self, users: Iterable[str]) -> None:
+        """Every row of `users` from the user tables and the quarantine."""
+        names = sorted(users)
+        where = sql_in("user_id", names)
+        for name in (*USER_TABLES, "quarantine"):
+            if names and self.has(name) and self.count(name, where):
+                self.delete(name, where)
+
     def commit_run(
         self,
         staged: dict[str, list[str]],
@@ -197,6 +224,8 @@ class LanceStore:
         this run did not quarantine again, is deleted: its line was fixed or is gone.
         `replace_quarantine=False` (a nightly run, which reads only new lines) only adds.
         """
+        if self.discard_uncommitted():  # a forget cut short may have been among them
+            self.delete_users(tombstones.load(self.path).users)
         versions: dict[str, int] = {}
         started = time.perf_counter()
         for name in (*USER_TABLES, "quarantine"):

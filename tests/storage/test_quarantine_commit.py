@@ -32,6 +32,7 @@ def commit(store: LanceStore, archive: str, stage: Path, with_sources: bool = Tr
         pq.write_table(rows_to_table("quarantine", map(record_row, rows), DIM), files[0])
     sources = input_sources(archive) if with_sources else []
     store.commit_run({"quarantine": files}, users, DIM, quarantine_sources=sources)
+    store.record_run({"run_id": f"run-{stage.name}"})  # as a build does: commit, then run row
     return stored(store)
 
 
