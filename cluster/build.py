@@ -36,7 +36,7 @@ from typing import Any
 
 import ray
 
-from arborwiki.cluster.runtime import start_ray, store_task_options
+from arborwiki.cluster.runtime import driver_path, start_ray, store_task_options
 from arborwiki.cluster.scheduling import (
     LiveWork,
     Progress,
@@ -131,6 +131,8 @@ class BuildSummary:
     extraction: dict[str, float] = field(default_factory=dict)
     failed_users: list[str] = field(default_factory=list)
     failures: list[dict[str, Any]] = field(default_factory=list)
+    user_ids: list[str] = field(default_factory=list, repr=False)
+    """The users this run built (`nightly` reports them; not in `to_dict`: a million ids)."""
 
     @property
     def failed_share(self) -> float:
@@ -154,7 +156,9 @@ class BuildSummary:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self) | {"failed_share": self.failed_share}
+        data = asdict(self) | {"failed_share": self.failed_share}
+        data.pop("user_ids")
+        return data
 
 
 def config_hash(cfg: Config) -> str:
@@ -220,6 +224,7 @@ def run_build(
     Staging is removed on success, on failure and on SIGTERM/Ctrl-C (in-flight Ray tasks and
     actors are cancelled first); a driver killed outright leaves it for the next run to remove.
     """
+    input_path, store_path = driver_path(input_path, cfg.ray), driver_path(store_path, cfg.ray)
     files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
     store_dir = store_path  # a local path or an object-store URI (storage/paths.py)
     _remove_dead_staging(paths.join(store_dir, WORK))  # even when this run fails before staging
@@ -246,6 +251,9 @@ def staged_run(store_dir: str, cfg: Config) -> Iterator[tuple[str, LiveWork]]:
     finally:
         live.stop()
         paths.remove_tree(staging)
+        parent = paths.join(work, "partition")
+        if not paths.list_dirs(parent) and not paths.list_files(parent, recursive=False):
+            paths.remove_tree(parent)  # nothing of any run left in it
 
 
 ReadSpec = tuple[int, str, int, int]
@@ -466,6 +474,7 @@ def _summarise(
     summary.extractors = _prefixed(counts, "extractor:")
     summary.page_kinds = _prefixed(counts, "pages:")
     summary.failed_users = sorted({f.user_id for f in failures})
+    summary.user_ids = sorted(set().union(*part.users.values()) - set(summary.failed_users))
     summary.failures = [
         {"user_id": f.user_id, "stage": f.stage, "error": f.error, "attempts": f.attempts}
         for f in failures

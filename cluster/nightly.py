@@ -40,6 +40,7 @@ from arborwiki.cluster.build import (
     staged_run,
     watermark,
 )
+from arborwiki.cluster.runtime import driver_path
 from arborwiki.cluster.scheduling import Progress, Timeline
 from arborwiki.cluster.sharding import Partition, merge_partitions, partition_file, shard_of
 from arborwiki.cluster.stages import ShardJob, read_shard
@@ -162,6 +163,7 @@ def run_nightly(
     """Rebuild the users touched by data new since the last committed run (see module doc);
     `fmt` names the archive format of every input file (None: by suffix)."""
     started = time.time()
+    input_path, store_path = driver_path(input_path, cfg.ray), driver_path(store_path, cfg.ray)
     files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
     store_dir = store_path  # a local path or an object-store URI
     previous, run_id = last_watermark(store_dir)
@@ -264,7 +266,10 @@ def _full(
         runs = paths.join(store_dir, WORK, "runs")
         for marker in paths.list_files(runs, recursive=False, pattern="*.committed"):
             paths.remove(marker)
-        report.build = run_build(input_path, store_dir, cfg, progress, fmt)
+        build = report.build = run_build(input_path, store_dir, cfg, progress, fmt)
+        report.users, report.new_rows = build.user_ids, build.rows_read
+        report.new_messages, report.new_quarantined = build.messages, build.quarantined
+        report.new_forgotten = build.forgotten
     report.seconds = time.time() - started
     return report
 

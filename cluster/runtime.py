@@ -32,7 +32,8 @@ from typing import Any
 import ray
 
 from arborwiki.core.config import RayConfig
-from arborwiki.storage.paths import is_uri, object_store_env
+from arborwiki.core.errors import InputError
+from arborwiki.storage.paths import canonical, is_uri, object_store_env
 
 LOCAL_ADDRESSES = (None, "local")
 PROBE_SECONDS = 3.0  # a head that does not accept a TCP connection in this long is down
@@ -55,13 +56,17 @@ def start_ray(cfg: RayConfig) -> None:
     # fork check reports although no lancedb state survives into the exec'd child.
     warnings.filterwarnings("ignore", message="lancedb fork support is experimental")
     if cfg.address in LOCAL_ADDRESSES:
-        ray.init(
-            address="local",
-            num_cpus=cfg.num_cpus,
-            include_dashboard=False,
-            namespace=cfg.namespace,
-            configure_logging=False,
-        )
+        try:
+            ray.init(
+                address="local",
+                num_cpus=cfg.num_cpus,
+                include_dashboard=False,
+                namespace=cfg.namespace,
+                configure_logging=False,
+            )
+        except Exception as err:  # noqa: BLE001 — Ray's start-up time-out is a bare Exception
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise RuntimeError(f"cannot start a local Ray: {first}") from err
         return
     join_ray(cfg.address, cfg.namespace)
 
@@ -80,6 +85,37 @@ def join_ray(address: str, namespace: str) -> None:
     except (ConnectionError, TimeoutError, ray.exceptions.AuthenticationError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise RuntimeError(f"cannot join Ray at {address!r}: {first}{HINT}") from err
+
+
+def driver_path(path: str, cfg: RayConfig) -> str:
+    """`path` as every process of the run reads it: on a joined cluster a relative local
+    path is made absolute here, on the driver (a worker's working directory is its own)."""
+    if cfg.address in LOCAL_ADDRESSES or is_uri(path):
+        return path
+    return canonical(path)
+
+
+def joined_address() -> str:
+    """The GCS address of the cluster this driver joined: what `--set ray.address=` takes."""
+    return str(ray.get_runtime_context().gcs_address)
+
+
+def running_clusters() -> set[str]:
+    """GCS addresses of the Ray clusters running on this machine (what `auto` chooses
+    from; Ray's own lookup, by their gcs_server processes)."""
+    from ray._private.services import find_gcs_addresses
+
+    return set(find_gcs_addresses())
+
+
+def only_one_cluster(addresses: set[str]) -> None:
+    """`auto` may only stop what it cannot mistake: with several clusters on the machine
+    (another person's among them), the caller must name the address `serve` printed."""
+    if len(addresses) > 1:
+        raise InputError(
+            f"{len(addresses)} Ray clusters run on this machine ({', '.join(sorted(addresses))}):"
+            " name the one to stop with --set ray.address=ADDRESS (serve printed it)"
+        )
 
 
 def store_runtime_env(environ: MutableMapping[str, str] = os.environ) -> dict | None:
