@@ -103,6 +103,36 @@ def jsonl_kinds() -> dict[str, tuple[list[Any], int]]:
             2,
         ),  # fmt: skip
         "quote in user_id (valid)": ([{**bad, "user_id": "{u}'o", "text": "x"}], 1),
+        # issue 35, items 4, 5 and 12
+        "far-future timestamp, 'tomorrow' (valid)": (
+            [
+                {
+                    **bad,
+                    "user_id": "{u}",
+                    "text": "tomorrow I go",
+                    "timestamp": "9999-12-31T23:59:59Z",
+                }
+            ],
+            1,
+        ),  # fmt: skip
+        "timestamp past 9999 in UTC": (
+            [{**bad, "user_id": "{u}", "text": "x", "timestamp": "9999-12-31T23:00:00-05:00"}],
+            0,
+        ),  # fmt: skip
+        "timestamp before year 1 in UTC": (
+            [{**bad, "user_id": "{u}", "text": "x", "timestamp": "0001-01-01T00:00:00+05:00"}],
+            0,
+        ),  # fmt: skip
+        "turn_index 2**70": ([{**bad, "user_id": "{u}", "text": "x", "turn_index": 2**70}], 0),
+        "5,000-digit integer": (
+            ['{"user_id": "{u}", "message_id": "d", "text": "x", "n": ' + "9" * 5000 + "}"],
+            0,
+        ),  # fmt: skip
+        "line nested 100,000 deep": (["[" * 100_000 + "]" * 100_000], 0),
+        "BOM on a later line (valid)": (
+            [b"\xef\xbb\xbf" + json.dumps({**bad, "user_id": "{u}", "text": "x"}).encode()],
+            1,
+        ),  # fmt: skip
     }
 
 
@@ -115,6 +145,26 @@ def locomo_kinds() -> dict[str, tuple[list[Any], int, bool]]:
         "LoCoMo missing dia_id": ([{"speaker": "A", "text": "x"}], 0, True),
         "LoCoMo turn not an object": (["just a string"], 0, True),
         "LoCoMo undated session (valid)": ([], 0, False),
+    }
+
+
+def locomo_sessions() -> dict[str, tuple[dict[str, Any], int, int, bool]]:
+    """kind → (extra conversation keys, rows in, expected stored, sample has an id)."""
+    turn = {"speaker": "A", "dia_id": "D9:1", "text": "later"}
+    return {
+        "LoCoMo session_1 beside session_01 (valid)": (
+            {"session_01": [turn], "session_01_date_time": "1:56 pm on 9 May, 2023"},
+            3,
+            3,
+            True,
+        ),  # fmt: skip
+        "LoCoMo undated session_99999999999999 (valid)": (
+            {"session_99999999999999": [turn]},
+            3,
+            3,
+            True,
+        ),  # fmt: skip
+        "LoCoMo sample_id null": ({}, 2, 0, False),
     }
 
 
@@ -152,6 +202,38 @@ def write_hostile_archive(root: Path) -> dict[str, tuple[Path, str, int, int]]:
         path = root / f"p{j}.parquet"
         pq.write_table(pa.Table.from_pylist(rows), path)
         kinds[kind] = (path, user, 3, 2)
+    for j, (kind, (keys, rows_in, expect, named)) in enumerate(locomo_sessions().items()):
+        user = f"kind-s{j}"
+        turns = [{"speaker": "A", "dia_id": f"D1:{n}", "text": f"turn {n}"} for n in (1, 2)]
+        conversation = {"speaker_a": "A", "session_1": turns, **keys}
+        conversation["session_1_date_time"] = "1:56 pm on 8 May, 2023"
+        sample = {"sample_id": user if named else None, "conversation": conversation}
+        path = root / f"s{j}.json"
+        path.write_text(json.dumps([sample]))
+        kinds[kind] = (path, user, rows_in, expect)
+    far = (253402300799 + 10**8) * 1000  # ms past 9999-12-31: no Python datetime holds it
+    columns = {"user_id": ["{u}"] * 3, "message_id": ["a", "b", "p"], "text": ["x"] * 3}
+    tables = {
+        "Parquet uint64 max turn_index": {
+            **columns,
+            "timestamp": [TS] * 3,
+            "turn_index": pa.array([0, 1, 2**64 - 1], pa.uint64()),
+        },
+        "Parquet timestamp past year 9999": {
+            **columns,
+            "timestamp": pa.array([0, 1, far], pa.timestamp("ms", tz="UTC")),
+        },
+    }
+    for j, (kind, data) in enumerate(tables.items()):
+        user = f"kind-q{j}"
+        data = {**data, "user_id": [user] * 3}
+        path = root / f"q{j}.parquet"
+        pq.write_table(pa.table(data), path)
+        kinds[kind] = (path, user, 3, 2)
+    rows_json = [good("kind-j0", 0), good("kind-j0", 1), {"user_id": "kind-j0", "text": "x",
+                 "timestamp": TS}]  # fmt: skip
+    (root / "j0.json").write_text(json.dumps(rows_json))
+    kinds[".json array element without message_id"] = (root / "j0.json", "kind-j0", 3, 2)
     for j, (kind, (extra, stored_extra, dated)) in enumerate(locomo_kinds().items()):
         user = f"kind-l{j}"
         turns = [{"speaker": "A", "dia_id": f"D1:{n}", "text": f"turn {n}"} for n in (1, 2)]
