@@ -14,6 +14,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arborwiki.core.embed_weights import transformer_model_path
+
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
 
 
@@ -171,8 +173,6 @@ class EmbedConfig(Section):
         by `model_path` (build tasks, query actors) gets the same model."""
         wants = isinstance(data, dict) and data.get("backend") == "transformer"
         if wants and not data.get("model_path"):
-            from arborwiki.core.embedding import transformer_model_path
-
             data = {**data, "model_path": str(transformer_model_path())}
         return data
 
