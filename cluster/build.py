@@ -80,6 +80,8 @@ from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
 
 WORK = "_work"
+SHARDS = "shards"
+"""`WORK/SHARDS/<config hash>-<digest>/`: a shard's Parquet outputs and its `_SUCCESS`."""
 PID_FILE = "driver.pid"
 PLACEMENT_FIELDS = {
     "ray": True,
@@ -366,7 +368,7 @@ def compile_and_commit(
     started = started_at.timestamp()
     work = paths.join(store_dir, WORK)
     chash = config_hash(cfg)
-    shard_dirs = {s: paths.join(work, "shards", f"{chash}-{d}") for s, d in part.digests.items()}
+    shard_dirs = {s: paths.join(work, SHARDS, f"{chash}-{d}") for s, d in part.digests.items()}
     run_key = hashlib.blake2b(
         json.dumps([chash, sorted(part.digests.items()), part.quarantine_digest]).encode(),
         digest_size=10,
@@ -551,7 +553,7 @@ def _staged(shard_dirs: dict[int, str], file_name: str) -> list[str]:
 def _remove_superseded(work: str, keep: set[str], marker: str) -> None:
     """After a commit `_work/` keeps only this run's shard outputs and marker: earlier runs'
     are in the store already (or superseded by it), and no resume needs them."""
-    for shard_dir in paths.list_dirs(paths.join(work, "shards")):
+    for shard_dir in paths.list_dirs(paths.join(work, SHARDS)):
         if shard_dir not in keep:
             paths.remove_tree(shard_dir)
     for old in paths.list_files(paths.join(work, "runs"), recursive=False, pattern="*.committed"):
