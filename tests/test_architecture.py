@@ -108,7 +108,11 @@ def imports_of(root: Path, path: Path, known: set[str]) -> list[Import]:
     def resolve(base: str, names: list[str]) -> list[str]:
         # `from pkg import name`: the submodule pkg.name when there is one, else pkg
         subs = [f"{base}.{n}" for n in names]
-        hits = [s for s in subs if s in known or (base == "arborwiki" and s[10:] in FOLDERS)]
+        hits = [
+            s
+            for s in subs
+            if s in known or (base == "arborwiki" and s.removeprefix("arborwiki.") in FOLDERS)
+        ]
         return hits if len(hits) == len(subs) else [*hits, base]
 
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
