@@ -337,7 +337,7 @@ def _build(
     timeline.start("read")
     marks, pieces = {}, {}
     every = cfg.build.read_piece_bytes
-    for i, f in enumerate(files):  # before the read: see README
+    for i, f in enumerate(files):  # before the read: see docs/build.md
         cut = every and is_jsonl(f, fmt) and starts_with_turn_index(f)
         cuts = Pieces(every) if cut else None
         mark = marks[input_identity(f)] = mark_file(f, cuts)
