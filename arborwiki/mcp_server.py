@@ -4,7 +4,7 @@ Four tools over a `MemoryStore` (`arborwiki.api`): `search_memory`, `localize_tu
 `belief_history`, `read_page`. Each returns the same response model as the Python API,
 the CLI's `--json` and HTTP (MCP structured output, its schema the model's), plus a text
 an agent's model reads. `arborwiki mcp` serves them over stdio (jobs/mcp.py); `arborwiki
-serve --http-port` mounts them at /mcp (cluster/http_server.py).
+serve --http-port` mounts `served_memory_server` at /mcp (cluster/http_mcp.py).
 
 Scoping: a server started for one user answers for that user only; a call naming another
 user is refused before anything is read. A server started without a user serves any user
@@ -14,7 +14,7 @@ of the store, and every call must name one.
 # No `from __future__ import annotations`: the SDK reads the tools' signatures, and the
 # annotations name a local (`UserArg`), which a string annotation could not resolve.
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -28,6 +28,9 @@ from arborwiki.core.query.result import (
     MemoryPage,
     QueryResult,
 )
+
+if TYPE_CHECKING:
+    from arborwiki.cluster.query_client import QueryClient
 
 SERVER_NAME = "arborwiki"
 T = TypeVar("T")
@@ -152,3 +155,12 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
         )
 
     return server
+
+
+def served_memory_server(client: "QueryClient") -> MCPServer:
+    """The tools over the query actors a Serve replica's client reaches, unscoped (like
+    every HTTP route, each call names its user): what `arborwiki serve --http-port` hands
+    the HTTP ingress to mount at /mcp (jobs/serve.py → cluster/http_mcp.py)."""
+    from arborwiki.cluster.remote_store import ActorBackend  # Ray: only where it serves
+
+    return memory_server(MemoryStore(ActorBackend(client, "the query actors"), "serving"))

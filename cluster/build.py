@@ -80,6 +80,8 @@ from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
 
 WORK = "_work"
+SHARDS = "shards"
+"""`WORK/SHARDS/<config hash>-<digest>/`: a shard's Parquet outputs and its `_SUCCESS`."""
 PID_FILE = "driver.pid"
 PLACEMENT_FIELDS = {
     "ray": True,
@@ -343,7 +345,7 @@ def _build(
     timeline.start("read")
     marks, pieces = {}, {}
     every = cfg.build.read_piece_bytes
-    for i, f in enumerate(files):  # before the read: see README
+    for i, f in enumerate(files):  # before the read: see docs/build.md
         cut = every and is_jsonl(f, fmt) and starts_with_turn_index(f)
         cuts = Pieces(every) if cut else None
         mark = marks[input_identity(f)] = mark_file(f, cuts)
@@ -374,7 +376,7 @@ def compile_and_commit(
     started = started_at.timestamp()
     work = paths.join(store_dir, WORK)
     chash = config_hash(cfg)
-    shard_dirs = {s: paths.join(work, "shards", f"{chash}-{d}") for s, d in part.digests.items()}
+    shard_dirs = {s: paths.join(work, SHARDS, f"{chash}-{d}") for s, d in part.digests.items()}
     run_key = hashlib.blake2b(
         json.dumps([chash, sorted(part.digests.items()), part.quarantine_digest]).encode(),
         digest_size=10,
@@ -560,7 +562,7 @@ def _staged(shard_dirs: dict[int, str], file_name: str) -> list[str]:
 def _remove_superseded(work: str, keep: set[str], marker: str) -> None:
     """After a commit `_work/` keeps only this run's shard outputs and marker: earlier runs'
     are in the store already (or superseded by it), and no resume needs them."""
-    for shard_dir in paths.list_dirs(paths.join(work, "shards")):
+    for shard_dir in paths.list_dirs(paths.join(work, SHARDS)):
         if shard_dir not in keep:
             paths.remove_tree(shard_dir)
     for old in paths.list_files(paths.join(work, "runs"), recursive=False, pattern="*.committed"):

@@ -14,7 +14,8 @@ an escaped lone surrogate; 400 from the service's own checks; 404/405 for unknow
     GET  /pages?user_id=                                      → PagesResult
     GET  /health
     GET  /ui/USER/...  the user's HTML viewer (the files `arborwiki export-html` writes)
-    /mcp            the MCP tools over streamable HTTP (cluster/http_mcp.py)
+    /mcp            the MCP tools over streamable HTTP, when start_http is given them
+                    (`arborwiki serve` gives arborwiki.mcp_server's; cluster/http_mcp.py)
 """
 
 # No `from __future__ import annotations` here: Serve's ingress rebuilds the routes
@@ -32,7 +33,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from ray import serve
 from starlette.exceptions import HTTPException
 
-from arborwiki.cluster.http_mcp import mcp_lifespan, serve_mcp_here
+from arborwiki.cluster.http_mcp import McpServerFor, mcp_lifespan, serve_mcp_here
 from arborwiki.cluster.query_actor import get_query_replicas
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.core.config import Config
@@ -131,9 +132,11 @@ async def internal_error(_: Request, exc: Exception) -> JSONResponse:
 @serve.deployment(ray_actor_options={"num_cpus": 0})
 @serve.ingress(app)
 class MemoryHTTP:
-    def __init__(self, replicas: list[Any], host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, replicas: list[Any], host: str = "127.0.0.1", mcp: McpServerFor | None = None
+    ) -> None:
         self.client = QueryClient(replicas)
-        serve_mcp_here(self.client, host)
+        serve_mcp_here(self.client, host, mcp)
 
     async def _call(self, method: str, *args: Any) -> Any:
         """Service errors (empty question, …) → 400; anything else → a one-line 500."""
@@ -186,14 +189,15 @@ class MemoryHTTP:
         return {"status": "ok", "replicas": len(replies)}
 
 
-def start_http(cfg: Config, host: str, port: int) -> None:
-    """Start Serve's proxy on host:port and deploy the ingress (query actors must be up).
+def start_http(cfg: Config, host: str, port: int, mcp: McpServerFor | None = None) -> None:
+    """Start Serve's proxy on host:port and deploy the ingress (query actors must be up);
+    `mcp` builds the MCP server mounted at /mcp (None: no /mcp route).
 
     The ingress gets the replicas' handles from here: a Serve replica runs in another
     job, where the driver's non-detached named actors cannot be looked up by name."""
     replicas = get_query_replicas(cfg)
     serve.start(http_options={"host": host, "port": port})
-    serve.run(MemoryHTTP.bind(replicas, host), name=APP_NAME, route_prefix="/")
+    serve.run(MemoryHTTP.bind(replicas, host, mcp), name=APP_NAME, route_prefix="/")
 
 
 def stop_http() -> None:

@@ -7,9 +7,9 @@ store through here.
 from __future__ import annotations
 
 from arborwiki.cluster.build import WORK
+from arborwiki.cluster.forget import ForgetReport, forget
 from arborwiki.core.config import Config
 from arborwiki.storage import paths, tombstones
-from arborwiki.storage.forget import ForgetReport, forget
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.versions import RunInfo, list_runs, rollback
 
@@ -42,7 +42,7 @@ def rollback_store(store_path: str, run_id: str) -> RunInfo:
 def forget_in_store(
     store_path: str, cfg: Config, user_id: str, message_ids: list[str]
 ) -> ForgetReport:
-    """Forget a user or some of their messages (see storage/forget.py)."""
+    """Forget a user or some of their messages (see cluster/forget.py)."""
     _open(store_path)
     return forget(store_path, cfg, user_id, message_ids)
 

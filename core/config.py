@@ -14,6 +14,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arborwiki.core.embed_weights import transformer_model_path
+
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
 
 
@@ -171,8 +173,6 @@ class EmbedConfig(Section):
         by `model_path` (build tasks, query actors) gets the same model."""
         wants = isinstance(data, dict) and data.get("backend") == "transformer"
         if wants and not data.get("model_path"):
-            from arborwiki.core.embedding import transformer_model_path
-
             data = {**data, "model_path": str(transformer_model_path())}
         return data
 
@@ -347,7 +347,7 @@ class QueryConfig(Section):
         ge=0,
         description="evidence order: the vector ranking gets its full weight when the budget "
         "holds this many messages (of the hits' mean length), proportionally less below "
-        "(0: the same weight at every budget). 30: fit on the dev sets, see the README",
+        "(0: the same weight at every budget). 30: fit on the dev sets, see docs/evaluation.md",
     )
     chunk_vectors_min_tokens: int = Field(
         100,
@@ -403,14 +403,14 @@ class QueryConfig(Section):
         ge=0,
         description="routed lists' budget scale is (slots / routed_full_weight_slots) to this "
         "power: above 1 the structure keeps out of small budgets of long messages faster. "
-        "2: fit on both dev sets, see the README",
+        "2: fit on both dev sets, see docs/evaluation.md",
     )
     global_lead: int = Field(
         5,
         ge=0,
         description="the first N global hits (text, vector and dated) stay first when the "
         "routed lists join: their agreement never buries the best single match (0: off). "
-        "5: fit on both dev sets, see the README",
+        "5: fit on both dev sets, see docs/evaluation.md",
     )
     entity_queries: int = Field(
         0,

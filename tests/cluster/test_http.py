@@ -22,6 +22,7 @@ from arborwiki.cluster.query_actor import replica_names, start_query_actor
 from arborwiki.cluster.query_client import IDLE_SECONDS, QueryClient
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.query.result import RESPONSES, PagesResult, QueryResult
+from arborwiki.mcp_server import served_memory_server
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
 from tests.local_http import free_port
@@ -91,7 +92,7 @@ def base_url(built: tuple, cfg: Config) -> Iterator[str]:
     _, store = built
     port = free_port()
     start_query_actor(str(store), cfg, detached=False, refresh_seconds=0.5)
-    start_http(cfg, "127.0.0.1", port)
+    start_http(cfg, "127.0.0.1", port, mcp=served_memory_server)
     yield f"http://127.0.0.1:{port}"
     stop_http()
     for name in replica_names(cfg):

@@ -196,7 +196,7 @@ def test_old_snapshots_stay_and_a_claim_revised_on_day2_keeps_both_versions(hist
     old_snapshots = {k: v for k, v in one["snapshots"].items() if v["user_id"] in TOUCHED}
     assert all(two["snapshots"][k] == v for k, v in old_snapshots.items())
     # old claims keep id, text, values and sources; what may move: the lifecycle (a later
-    # claim revises them) and the trajectory (placement uses the user's whole idf: README)
+    # claim revises them) and the trajectory (placement uses the user's whole idf: docs/nightly.md)
     moving = {"status", "superseded_by", "trajectory_id"}
     for key, claim in one["claims"].items():
         if claim["user_id"] in TOUCHED:

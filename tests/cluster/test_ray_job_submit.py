@@ -1,5 +1,5 @@
 """`ray job submit` for real: a standalone head started here, the build and a query submitted
-as Ray jobs exactly as the README says, both waited for until SUCCEEDED.
+as Ray jobs exactly as docs/cluster.md says, both waited for until SUCCEEDED.
 
 The head runs under its own temp dir and ports, so it never meets the test session's local
 Ray; teardown kills only the processes whose command line names that temp dir (a global

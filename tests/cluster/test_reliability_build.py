@@ -152,8 +152,9 @@ def rows(draw: st.DrawFn, index: int) -> dict:
 
 @st.composite
 def archives(draw: st.DrawFn) -> tuple[list[dict], int, dict]:
-    """Every user keeps one fixed valid row (an all-bad user is the per-user limit, see README);
-    one other row is then changed: edited, made bad, fixed, or replaced by a new row."""
+    """Every user keeps one fixed valid row (an all-bad user is the per-user limit, see
+    docs/build.md); one other row is then changed: edited, made bad, fixed, or replaced by a
+    new row."""
     anchors = [message(u, f"anchor-{i}", f"{u} likes tea.") for i, u in enumerate(USERS)]
     body = [draw(rows(i)) for i in range(draw(st.integers(1, 6)))]
     target = draw(st.integers(0, len(body) - 1))

@@ -16,7 +16,7 @@ from arborwiki.cluster.store_admin import forget_in_store, rollback_store, store
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.pipeline import user_windows, window_digest
 from arborwiki.core.records import Message
-from arborwiki.storage.forget import _user_rows
+from arborwiki.storage.forget import user_rows
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.reader import to_record
 from arborwiki.storage.tables import USER_TABLES
@@ -113,7 +113,7 @@ def test_forget_a_message_leaves_no_byte_of_it_and_others_unchanged(
         r["message_id"] for r in store.rows("messages", "alice") if MARKER in (r["text"] or "")
     )
     others = ("bob", "o'connor", "user-4")
-    before = {(u, n): _user_rows(store, n, u) for u in others for n in USER_TABLES}
+    before = {(u, n): user_rows(store, n, u) for u in others for n in USER_TABLES}
     alice_before = store.count("messages", "user_id = 'alice'")
     assert any(f.endswith(".lance") for f in _files_with(store_dir, MARKER.lower().encode()))
 
@@ -125,7 +125,7 @@ def test_forget_a_message_leaves_no_byte_of_it_and_others_unchanged(
     after = LanceStore(store_dir, follow_runs=True)
     assert after.run is not None and after.run["run_id"] == report.run_id
     for (user, name), rows in before.items():
-        assert _user_rows(after, name, user) == rows, (user, name)
+        assert user_rows(after, name, user) == rows, (user, name)
     for name in USER_TABLES:  # no row of any table mentions it
         rows = after.table(name).search().limit(None).to_list()
         assert not any(MARKER.lower() in repr(r).lower() for r in rows), name

@@ -1,0 +1,187 @@
+"""Forgetting: a user, or some of their source messages, gone from every table and version.
+
+A use case over three layers, so it lives here: it recompiles through core (the pipeline),
+builds the extractor from backends, edits the store through storage, and removes the
+build's own per-shard outputs (`_work/shards`, cluster/build.py).
+
+Provenance makes the cascade exact. Forgetting messages recompiles the user from the
+messages that remain (`core.pipeline.build_user_memory`, the configured extractor and
+embedder): snapshots built only from the forgotten messages, claims whose only sources are
+gone, their evidence, pages and vectors disappear, and what was built
+from several messages is rebuilt without the forgotten ones. Then every touched table is
+compacted with every deleted row materialised, its indexes rebuilt, a run recorded, and
+every older version of every table deleted, so no file under the store still holds the
+forgotten bytes. The build's per-shard outputs under `_work/` that hold the user go too, and
+so do the cached extraction drafts of every window that held a forgotten message (a draft
+repeats the window's words; the cache is keyed by window content, so the windows are cut
+again from the stored messages with the given config's `window` settings: forget with the
+settings the build used).
+
+The archive is not the store's, and may still hold the rows: so a forget first records a
+tombstone (storage/tombstones.py) that every later read of an archive for this store
+honours, and its run keeps the watermark of the run before it (a `nightly` after a forget
+reads only what is new). Quarantined lines go by the user id they were recorded with or
+parse to, or, for a line that does not parse, by naming the user (storage/forget.py).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow.dataset as pads
+
+from arborwiki.backends.extractors import build_labeled_extractor
+from arborwiki.cluster.build import SHARDS, WORK
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import embedder_for
+from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
+from arborwiki.core.records import Message
+from arborwiki.storage import paths, tombstones
+from arborwiki.storage.extract_cache import cache_root, drop_drafts
+from arborwiki.storage.forget import delete_user, quarantined, stored_messages, user_rows
+from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
+from arborwiki.storage.tables import USER_TABLES, memory_tables
+from arborwiki.storage.versions import purge_old_versions
+
+FORGET_PREFIX = "forget-"
+
+
+@dataclass
+class ForgetReport:
+    user_id: str
+    message_ids: list[str]
+    run_id: str = ""
+    removed: dict[str, int] = field(default_factory=dict)
+    """Rows whose key is gone, per table."""
+    rewritten: dict[str, int] = field(default_factory=dict)
+    """Rows kept under the same key but rebuilt without the forgotten messages."""
+    added: dict[str, int] = field(default_factory=dict)
+    """Rows under new keys (a snapshot whose window lost a message gets a new id)."""
+    remaining_messages: int = 0
+    work_dirs_removed: int = 0
+    drafts_removed: int = 0
+    """Cached extraction drafts of windows that held a forgotten message."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -> ForgetReport:
+    """Forget `user_id` (no `message_ids`) or those of their messages; see the module doc."""
+    store = LanceStore(store_path, create=False)
+    store.discard_uncommitted()  # a build killed in its commit: not this forget's to publish
+    where = f"user_id = {sql_str(user_id)}"
+    held = store.has("messages") and store.count("messages", where) > 0
+    lines = quarantined(store, user_id, set(message_ids))
+    if not held and not lines:
+        raise ValueError(f"store {store_path} holds no messages of user {user_id!r}")
+    if message_ids and not held:
+        raise ValueError(f"store {store_path} holds no stored messages of user {user_id!r}")
+    tombstones.add(store_path, user_id, message_ids)  # first: a forget cut short still holds
+    previous = store.latest_run()
+    report = ForgetReport(user_id, sorted(set(message_ids)))
+    stored = stored_messages(store, user_id)
+    draft_keys = _window_keys(stored, cfg, set(message_ids))
+    before = {n: user_rows(store, n, user_id) for n in (*USER_TABLES, "quarantine")}
+    touched = set(USER_TABLES)
+    if message_ids:
+        remaining = _remaining_messages(stored, user_id, set(message_ids))
+        report.remaining_messages = len(remaining)
+        if remaining:
+            _recompile(store, cfg, remaining)
+        else:
+            delete_user(store, user_id)
+    else:
+        delete_user(store, user_id)
+        if store.has("build_failures") and store.delete("build_failures", where):
+            touched.add("build_failures")
+    unparsed = sum(1 for q in lines if q["user_id"] != user_id)  # no user_id recorded
+    if lines:
+        store.delete("quarantine", sql_in("quarantine_id", [q["quarantine_id"] for q in lines]))
+        touched.add("quarantine")
+    for name in (*USER_TABLES, "quarantine"):
+        after = user_rows(store, name, user_id)
+        gone = before[name].keys() - after.keys()
+        changed = sum(1 for k in before[name].keys() & after.keys() if before[name][k] != after[k])
+        if gone:
+            report.removed[name] = len(gone)
+        if changed:
+            report.rewritten[name] = changed
+        if new := len(after.keys() - before[name].keys()):
+            report.added[name] = new
+    if unparsed:
+        report.removed["quarantine"] = report.removed.get("quarantine", 0) + unparsed
+    for name in sorted(touched):
+        if store.has(name):
+            store.compact(name, purge=True)
+    store.build_indexes(sorted(touched), full=True)  # no index keeps a forgotten token
+    report.run_id = f"{FORGET_PREFIX}{uuid.uuid4().hex[:12]}"
+    what = f"{len(report.message_ids)} messages of" if message_ids else "user"
+    now = datetime.now(UTC)
+    store.record_run(
+        {
+            "run_id": report.run_id,
+            "started_at": now,
+            "finished_at": datetime.now(UTC),
+            "input": f"forget {what} {user_id}",
+            "counts": {f"removed:{n}": c for n, c in report.removed.items()},
+            # the archive read so far is still read: a nightly after this reads what is new
+            "watermark": json.loads((previous or {}).get("watermark") or "{}"),
+        }
+    )
+    purge_old_versions(store)
+    report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
+    report.drafts_removed = drop_drafts(cache_root(cfg.extract.cache_dir, store_path), draft_keys)
+    return report
+
+
+def _remaining_messages(stored: list[Message], user_id: str, forgotten: set[str]) -> list[Message]:
+    unknown = sorted(forgotten - {m.message_id for m in stored})
+    if unknown:
+        raise ValueError(f"user {user_id!r} has no message {', '.join(map(repr, unknown))}")
+    return [m for m in stored if m.message_id not in forgotten]
+
+
+def _window_keys(stored: list[Message], cfg: Config, forgotten: set[str]) -> list[str]:
+    """Cache keys of the user's windows that hold a forgotten message (all: `forgotten`
+    empty), cut from the stored messages as the build cut them."""
+    if not stored:  # a user whose every row was quarantined: no windows, no drafts
+        return []
+    windows = user_windows(stored, cfg).windows
+    return [
+        window_digest(w)
+        for w in windows
+        if not forgotten or any(m.message_id in forgotten for m in w.messages)
+    ]
+
+
+def _recompile(store: LanceStore, cfg: Config, messages: list[Message]) -> None:
+    """The user's whole memory again, from `messages`; rows it no longer has are deleted."""
+    embedder = embedder_for(cfg.embed)
+    memory = build_user_memory(messages, cfg, build_labeled_extractor(cfg.extract), embedder)
+    user_id = messages[0].user_id
+    for name, table in memory_tables(memory, embedder.dim).items():
+        store.upsert(name, table, embedder.dim, replace_users=[user_id])
+
+
+def _remove_work_outputs(store_dir: str, user_id: str) -> int:
+    """Per-shard outputs holding the user's rows: a later build of that shard recomputes
+    them (the committed-input marker stays, so an unchanged archive writes nothing)."""
+    removed = 0
+    for shard_dir in paths.list_dirs(paths.join(store_dir, WORK, SHARDS)):
+        files = paths.list_files(shard_dir, recursive=False, pattern="*.parquet")
+        if any(_holds_user(f, user_id) for f in files):
+            paths.remove_tree(shard_dir)
+            removed += 1
+    return removed
+
+
+def _holds_user(file: str, user_id: str) -> bool:
+    dataset = paths.parquet_dataset([file])
+    if "user_id" not in dataset.schema.names:
+        return False
+    return dataset.count_rows(filter=pads.field("user_id") == user_id) > 0
