@@ -177,7 +177,7 @@ def write_hostile_archive(root: Path) -> dict[str, tuple[Path, str, int, int]]:
         lines: list[bytes] = []
         for row in [good(user, 0), good(user, 1), *extra]:
             if isinstance(row, bytes):
-                lines.append(row)
+                lines.append(row.replace(b"{u}", user.encode()))
             elif isinstance(row, str):
                 lines.append(row.replace("{u}", user).encode())
             else:

@@ -40,10 +40,10 @@ from arborwiki.cluster.runtime import driver_path, start_ray, store_task_options
 from arborwiki.cluster.scheduling import (
     LiveWork,
     Progress,
+    StagedShards,
     Timeline,
     check_extract_resources,
     fused_shards,
-    staged_shards,
 )
 from arborwiki.cluster.sharding import (
     FilePartition,
@@ -383,29 +383,11 @@ def compile_and_commit(
     ).hexdigest()
     committed_marker = paths.join(work, "runs", f"{run_key}.committed")
     summary = BuildSummary(rows_read=part.rows_read, run_id=run_key)
-
-    jobs = {
-        s: ShardJob(s, [str(f) for f in part.files[s]], part.sources, str(d))
-        for s, d in shard_dirs.items()
-    }
-    results: dict[int, ShardResult] = {}
-    for s, d in shard_dirs.items():
-        if (done := shard_done(d)) is not None:
-            results[s] = done
-    todo = {s: jobs[s] for s in jobs if s not in results}
-    summary.shards_skipped = len(results)
-    summary.shards_built = len(todo)
     extraction: dict[str, float] = defaultdict(float)
-    if todo:
-        if uses_cache(cfg):
-            built = staged_shards(todo, cfg, str(store_dir), live, timeline, extraction, progress)
-        else:
-            built = fused_shards(todo, cfg, str(store_dir), live, timeline, progress)
-        results.update(built)
-        for result in built.values():  # rules extracted inside compile tasks
-            for key, value in _prefixed(result.counts, "extract:").items():
-                extraction[key] += value
-
+    results, skipped = _build_shards(
+        part, shard_dirs, cfg, store_dir, live, timeline, progress, extraction
+    )
+    summary.shards_skipped, summary.shards_built = skipped, len(results) - skipped
     counts: dict[str, int] = defaultdict(int)
     failures: list[UserFailure] = []
     for result in results.values():
@@ -415,7 +397,6 @@ def compile_and_commit(
     _summarise(summary, counts, part, failures, extraction)
     if cfg.build.abort_before_commit:
         raise InjectedAbort("run stopped before its commit (build.abort_before_commit)")
-
     if not paths.exists(committed_marker) or failures:
         timeline.start("commit")
         parts = _commit(store_dir, cfg, part, shard_dirs, failures, scope, live)
@@ -425,25 +406,9 @@ def compile_and_commit(
         store.record_failures([f.row(run_key) for f in failures])
         timeline.end("commit")
         seconds = timeline.seconds() | {"total": round(time.time() - started, 3)}
-        store.record_run(
-            {
-                "run_id": run_key,
-                "started_at": started_at,
-                "finished_at": datetime.now(UTC),
-                "input": scope.input,
-                "fingerprint": chash,
-                "counts": {
-                    **counts,
-                    "rows_read": part.rows_read,
-                    "quarantined": summary.quarantined,
-                    "forgotten": part.rows_forgotten,
-                    "failed_users": len(summary.failed_users),
-                },
-                "versions": store.versions(),
-                "watermark": scope.watermark
-                | {"failed_users": summary.failed_users, "seconds": seconds},
-            }
-        )
+        counts |= {"rows_read": part.rows_read, "quarantined": summary.quarantined}
+        counts |= {"forgotten": part.rows_forgotten, "failed_users": len(summary.failed_users)}
+        _record_run(store, summary, scope, chash, started_at, counts, seconds)
         timeline.start("retention")
         apply_retention(store, cfg.store.keep_runs, cfg.store.retention_hours)
         timeline.end("retention")
@@ -456,6 +421,67 @@ def compile_and_commit(
     summary.stage_seconds = timeline.seconds()
     summary.seconds = time.time() - started
     return summary
+
+
+def _build_shards(
+    part: Partition,
+    shard_dirs: dict[int, str],
+    cfg: Config,
+    store_dir: str,
+    live: LiveWork,
+    timeline: Timeline,
+    progress: Progress | None,
+    extraction: dict[str, float],
+) -> tuple[dict[int, ShardResult], int]:
+    """Every shard's result: a finished one's from its directory (how many: the int), the
+    rest built (staged through the extraction cache, or fused in one task per shard)."""
+    results: dict[int, ShardResult] = {}
+    for s, d in shard_dirs.items():
+        if (done := shard_done(d)) is not None:
+            results[s] = done
+    todo = {
+        s: ShardJob(s, [str(f) for f in part.files[s]], part.sources, str(d))
+        for s, d in shard_dirs.items()
+        if s not in results
+    }
+    skipped = len(results)
+    if todo:
+        if uses_cache(cfg):
+            built = StagedShards(
+                todo, cfg, str(store_dir), live, timeline, extraction, progress
+            ).run()
+        else:
+            built = fused_shards(todo, cfg, str(store_dir), live, timeline, progress)
+        results.update(built)
+        for result in built.values():  # rules extracted inside compile tasks
+            for key, value in _prefixed(result.counts, "extract:").items():
+                extraction[key] += value
+    return results, skipped
+
+
+def _record_run(
+    store: LanceStore,
+    summary: BuildSummary,
+    scope: CommitScope,
+    chash: str,
+    started_at: datetime,
+    counts: dict[str, int],
+    seconds: dict[str, float],
+) -> None:
+    """The run's row: the pointer readers follow, with what the run read (its watermark)."""
+    store.record_run(
+        {
+            "run_id": summary.run_id,
+            "started_at": started_at,
+            "finished_at": datetime.now(UTC),
+            "input": scope.input,
+            "fingerprint": chash,
+            "counts": dict(counts),
+            "versions": store.versions(),
+            "watermark": scope.watermark
+            | {"failed_users": summary.failed_users, "seconds": seconds},
+        }
+    )
 
 
 def _summarise(

@@ -103,40 +103,52 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
     if lines:
         store.delete("quarantine", sql_in("quarantine_id", [q["quarantine_id"] for q in lines]))
         touched.add("quarantine")
-    for name in (*USER_TABLES, "quarantine"):
-        after = user_rows(store, name, user_id)
-        gone = before[name].keys() - after.keys()
-        changed = sum(1 for k in before[name].keys() & after.keys() if before[name][k] != after[k])
-        if gone:
-            report.removed[name] = len(gone)
-        if changed:
-            report.rewritten[name] = changed
-        if new := len(after.keys() - before[name].keys()):
-            report.added[name] = new
+    _count_changes(report, before, {n: user_rows(store, n, user_id) for n in before})
     if unparsed:
         report.removed["quarantine"] = report.removed.get("quarantine", 0) + unparsed
     for name in sorted(touched):
         if store.has(name):
             store.compact(name, purge=True)
     store.build_indexes(sorted(touched), full=True)  # no index keeps a forgotten token
+    _record(store, report, previous)
+    purge_old_versions(store)
+    report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
+    report.drafts_removed = drop_drafts(cache_root(cfg.extract.cache_dir, store_path), draft_keys)
+    return report
+
+
+def _count_changes(
+    report: ForgetReport, before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]
+) -> None:
+    """Per table: rows whose key went, rows rebuilt in place, rows under new keys."""
+    for name, old in before.items():
+        now = after[name]
+        changed = sum(1 for k in old.keys() & now.keys() if old[k] != now[k])
+        for counts, n in (
+            (report.removed, len(old.keys() - now.keys())),
+            (report.rewritten, changed),
+            (report.added, len(now.keys() - old.keys())),
+        ):
+            if n:
+                counts[name] = n
+
+
+def _record(store: LanceStore, report: ForgetReport, previous: dict[str, Any] | None) -> None:
+    """The forget's run row: the pointer readers follow, with the watermark it inherits (the
+    archive read so far is still read: a nightly after this reads only what is new)."""
     report.run_id = f"{FORGET_PREFIX}{uuid.uuid4().hex[:12]}"
-    what = f"{len(report.message_ids)} messages of" if message_ids else "user"
+    what = f"{len(report.message_ids)} messages of" if report.message_ids else "user"
     now = datetime.now(UTC)
     store.record_run(
         {
             "run_id": report.run_id,
             "started_at": now,
             "finished_at": datetime.now(UTC),
-            "input": f"forget {what} {user_id}",
+            "input": f"forget {what} {report.user_id}",
             "counts": {f"removed:{n}": c for n, c in report.removed.items()},
-            # the archive read so far is still read: a nightly after this reads what is new
             "watermark": json.loads((previous or {}).get("watermark") or "{}"),
         }
     )
-    purge_old_versions(store)
-    report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
-    report.drafts_removed = drop_drafts(cache_root(cfg.extract.cache_dir, store_path), draft_keys)
-    return report
 
 
 def _remaining_messages(stored: list[Message], user_id: str, forgotten: set[str]) -> list[Message]:

@@ -33,6 +33,7 @@ from arborwiki.cluster.build import (
     WORK,
     BuildSummary,
     CommitScope,
+    ReadSpec,
     compile_and_commit,
     config_hash,
     read_files,
@@ -166,13 +167,7 @@ def run_nightly(
     input_path, store_path = driver_path(input_path, cfg.ray), driver_path(store_path, cfg.ray)
     files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
     store_dir = store_path  # a local path or an object-store URI
-    previous, run_id = last_watermark(store_dir)
-    reason = _full_reason(previous, run_id, config_hash(cfg))
-    changes: list[FileChange] = []
-    if reason is None and previous is not None:
-        marks = {p: FileMark.from_dict(m) for p, m in previous["files"].items()}
-        changes = compare_files(files, marks, fmt)
-        reason = _change_reason(changes)
+    reason, changes, run_id = _plan(files, store_dir, cfg, fmt)
     if reason is not None:
         return _full(input_path, store_dir, cfg, reason, dry_run, progress, started, fmt)
     report = NightlyReport("incremental", "", dry_run=dry_run, since_run=run_id)
@@ -184,45 +179,79 @@ def run_nightly(
         return report
     report.reason = f"{len(todo)} new or grown input files since run {run_id}"
     specs = [(i, c.path, c.start_byte, c.first_line) for i, c in enumerate(todo, start=1)]
-    after = {c.path: c.mark for c in changes if c.mark is not None}
     if dry_run:
-        with tempfile.TemporaryDirectory() as tmp:
-            n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-            gone = tombstones.load(store_dir)
-            results = [
-                partition_file(i, f, tmp, n, batch, s, line, fmt, forgotten=gone)
-                for i, f, s, line in specs
-            ]
-            part = merge_partitions(tmp, n, results)
-            if (why := _defaulted_turns(part)) is not None:
-                return _full(input_path, store_dir, cfg, why, dry_run, progress, started, fmt)
-            _describe(report, part, _add_stored(part, store_dir, tmp, cfg), cfg)
-        report.seconds = time.time() - started
-        return report
-    fallback = None
+        fallback = _describe_new(report, specs, store_dir, cfg, fmt)
+    else:
+        after = {c.path: c.mark for c in changes if c.mark is not None}
+        scope = CommitScope(str(input_path), [], {}, replace_quarantine=False)
+        fallback = _build_new(report, specs, after, store_dir, cfg, scope, progress, fmt)
+    if fallback is not None:
+        return _full(input_path, store_dir, cfg, fallback, dry_run, progress, started, fmt)
+    report.seconds = time.time() - started
+    return report
+
+
+def _plan(
+    files: list[str], store_dir: str, cfg: Config, fmt: str | None
+) -> tuple[str | None, list[FileChange], str]:
+    """Why this run must be a full build (None: it need not), each file's change since the
+    last run, and that run's id."""
+    previous, run_id = last_watermark(store_dir)
+    reason = _full_reason(previous, run_id, config_hash(cfg))
+    changes: list[FileChange] = []
+    if reason is None and previous is not None:
+        marks = {p: FileMark.from_dict(m) for p, m in previous["files"].items()}
+        changes = compare_files(files, marks, fmt)
+        reason = _change_reason(changes)
+    return reason, changes, run_id
+
+
+def _describe_new(
+    report: NightlyReport, specs: list[ReadSpec], store_dir: str, cfg: Config, fmt: str | None
+) -> str | None:
+    """A dry run: what the new bytes hold and which windows change; nothing written.
+    Returns why a full build is needed instead, if it is."""
+    with tempfile.TemporaryDirectory() as tmp:
+        n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
+        gone = tombstones.load(store_dir)
+        results = [
+            partition_file(i, f, tmp, n, batch, s, line, fmt, forgotten=gone)
+            for i, f, s, line in specs
+        ]
+        part = merge_partitions(tmp, n, results)
+        if (why := _defaulted_turns(part)) is not None:
+            return why
+        _describe(report, part, _add_stored(part, store_dir, tmp, cfg), cfg)
+    return None
+
+
+def _build_new(
+    report: NightlyReport,
+    specs: list[ReadSpec],
+    after: dict[str, FileMark],
+    store_dir: str,
+    cfg: Config,
+    scope: CommitScope,
+    progress: Progress | None,
+    fmt: str | None,
+) -> str | None:
+    """Read the new bytes, add the touched users' stored messages, compile and commit;
+    returns why a full build is needed instead, if it is."""
     with staged_run(store_dir, cfg) as (staging, live):
         started_at = datetime.now(UTC)
         timeline = Timeline()
         timeline.start("read")
         part = read_files(specs, staging, cfg, live, fmt, forgotten=tombstones.load(store_dir))
-        fallback = _defaulted_turns(part)
-        if fallback is None:
-            stored_ids = _add_stored(part, store_dir, staging, cfg)
-            timeline.end("read")
-            _describe(report, part, stored_ids, cfg)
-            scope = CommitScope(
-                input=str(input_path),
-                quarantine_sources=[],
-                watermark=watermark(cfg, "incremental", after, part),  # type: ignore[arg-type]
-                replace_quarantine=False,
-            )
-            report.build = compile_and_commit(
-                part, store_dir, cfg, live, progress, timeline, started_at, scope
-            )
-    if fallback is not None:
-        return _full(input_path, store_dir, cfg, fallback, dry_run, progress, started, fmt)
-    report.seconds = time.time() - started
-    return report
+        if (why := _defaulted_turns(part)) is not None:
+            return why
+        stored_ids = _add_stored(part, store_dir, staging, cfg)
+        timeline.end("read")
+        _describe(report, part, stored_ids, cfg)
+        scope.watermark = watermark(cfg, "incremental", after, part)  # type: ignore[arg-type]
+        report.build = compile_and_commit(
+            part, store_dir, cfg, live, progress, timeline, started_at, scope
+        )
+    return None
 
 
 def _defaulted_turns(part: Partition) -> str | None:

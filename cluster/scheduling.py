@@ -160,98 +160,114 @@ def _first_line(exc: BaseException) -> str:
     return lines[0][:300] if lines else type(exc).__name__
 
 
-def staged_shards(
-    todo: dict[int, ShardJob],
-    cfg: Config,
-    store_dir: str,
-    live: LiveWork,
-    timeline: Timeline,
-    extraction: dict[str, float],
-    progress: Progress | None,
-) -> dict[int, ShardResult]:
-    """windows tasks → extraction actor pool (batches across users) → compile tasks."""
-    store = store_task_options(store_dir, cfg.extract.cache_dir or "")
-    windows_task = ray.remote(**WindowsStage.resources, max_retries=2, **store)(run_windows)
-    compile_task = ray.remote(**CompileStage.resources, max_retries=2, **store)(run_compile)
-    actor_cls = ray.remote(ExtractStage).options(
-        **ExtractStage.resources(cfg), max_restarts=0, **store
-    )
-    batch_size = cfg.extract.batch_size
+class StagedShards:
+    """windows tasks → extraction actor pool (batches across users) → compile tasks, as an
+    event loop (`run`): each finished task submits what it unblocks."""
 
-    pending: dict[Any, tuple[str, Any]] = {}
-    queue: list[tuple[str, Window, int]] = []
-    remaining: dict[int, int] = {}
-    actors: dict[Any, int] = {}  # actor → batches in flight
-    results: dict[int, ShardResult] = {}
+    def __init__(
+        self,
+        todo: dict[int, ShardJob],
+        cfg: Config,
+        store_dir: str,
+        live: LiveWork,
+        timeline: Timeline,
+        extraction: dict[str, float],
+        progress: Progress | None,
+    ) -> None:
+        self.todo, self.cfg, self.store_dir, self.live = todo, cfg, store_dir, live
+        self.timeline, self.extraction, self.progress = timeline, extraction, progress
+        store = store_task_options(store_dir, cfg.extract.cache_dir or "")
+        self.windows_task = ray.remote(**WindowsStage.resources, max_retries=2, **store)(
+            run_windows
+        )
+        self.compile_task = ray.remote(**CompileStage.resources, max_retries=2, **store)(
+            run_compile
+        )
+        self.actor_cls = ray.remote(ExtractStage).options(
+            **ExtractStage.resources(cfg), max_restarts=0, **store
+        )
+        self.pending: dict[Any, tuple[str, Any]] = {}
+        self.queue: list[tuple[str, Window, int]] = []
+        self.remaining: dict[int, int] = {}
+        self.actors: dict[Any, int] = {}  # actor → batches in flight
+        self.results: dict[int, ShardResult] = {}
 
-    def submit(kind: str, ref: Any, info: Any) -> None:
-        timeline.start(kind)
-        pending[ref] = (kind, info)
-        live.refs.add(ref)
+    def run(self) -> dict[int, ShardResult]:
+        for shard in largest_first(self.todo):
+            task = self.windows_task.remote(self.cfg, self.store_dir, self.todo[shard])
+            self._submit("windows", task, shard)
+        while self.pending:
+            [ready], _ = ray.wait(list(self.pending), num_returns=1)
+            kind, info = self.pending.pop(ready)
+            self.live.refs.discard(ready)
+            if kind == "windows":
+                self._windows_done(ray.get(ready))
+            elif kind == "extract":
+                self._extract_done(ready, *info)
+            else:
+                self.results[info] = ray.get(ready)
+                if self.progress:
+                    self.progress(len(self.results), len(self.todo))
+            self.timeline.end(kind)
+            windows_left = any(k == "windows" for k, _ in self.pending.values())
+            self._dispatch(flush=not windows_left)
+        for actor in list(self.actors):
+            ray.kill(actor)
+        self.live.actors.clear()
+        return self.results
 
-    def compile_shard(shard: int) -> None:
-        submit("compile", compile_task.remote(cfg, store_dir, todo[shard]), shard)
+    def _submit(self, kind: str, ref: Any, info: Any) -> None:
+        self.timeline.start(kind)
+        self.pending[ref] = (kind, info)
+        self.live.refs.add(ref)
 
-    def new_actor() -> Any:
-        actor = actor_cls.remote(cfg, store_dir)
+    def _compile(self, shard: int) -> None:
+        task = self.compile_task.remote(self.cfg, self.store_dir, self.todo[shard])
+        self._submit("compile", task, shard)
+
+    def _windows_done(self, found: ShardWindows) -> None:
+        self.extraction["windows"] += found.windows
+        self.extraction["cache_hits"] += found.cache_hits
+        self.remaining[found.shard] = len(found.missing)
+        self.queue.extend((k, w, found.shard) for k, w in found.missing)
+        if not found.missing:
+            self._compile(found.shard)
+
+    def _extract_done(self, ready: Any, actor: Any, shards: list[int]) -> None:
+        self.actors[actor] = max(0, self.actors.get(actor, 1) - 1)
+        try:
+            for key, value in ray.get(ready).items():
+                self.extraction[key] += value
+        except (ray.exceptions.RayTaskError, ray.exceptions.RayActorError) as exc:
+            # The batch's users fail at compile ("no draft"), recorded per user.
+            error = _first_line(exc)
+            print(f"warning: extraction batch failed: {error}", file=sys.stderr)
+            for shard in shards:
+                self.todo[shard].extract_error = f"extraction batch failed: {error}"
+            if isinstance(exc, ray.exceptions.RayActorError):
+                self.actors.pop(actor, None)
+        for shard in shards:
+            self.remaining[shard] -= 1
+            if self.remaining[shard] == 0:
+                self._compile(shard)
+
+    def _new_actor(self) -> Any:
+        actor = self.actor_cls.remote(self.cfg, self.store_dir)
         actor.setup.remote()
-        live.actors.append(actor)
-        actors[actor] = 0
+        self.live.actors.append(actor)
+        self.actors[actor] = 0
         return actor
 
-    def dispatch(flush: bool) -> None:
-        while queue and (len(queue) >= batch_size or flush):
-            if not actors:
-                for _ in range(cfg.extract.pool_size):
-                    new_actor()
-            actor = min(actors, key=lambda a: actors[a])
-            if actors[actor] >= ACTOR_QUEUE:
+    def _dispatch(self, flush: bool) -> None:
+        size = self.cfg.extract.batch_size
+        while self.queue and (len(self.queue) >= size or flush):
+            if not self.actors:
+                for _ in range(self.cfg.extract.pool_size):
+                    self._new_actor()
+            actor = min(self.actors, key=lambda a: self.actors[a])
+            if self.actors[actor] >= ACTOR_QUEUE:
                 return
-            batch, queue[:] = queue[:batch_size], queue[batch_size:]
-            actors[actor] += 1
+            batch, self.queue[:] = self.queue[:size], self.queue[size:]
+            self.actors[actor] += 1
             ref = actor.process_batch.remote([(k, w) for k, w, _ in batch])
-            submit("extract", ref, (actor, [s for _, _, s in batch]))
-
-    for shard in largest_first(todo):
-        submit("windows", windows_task.remote(cfg, store_dir, todo[shard]), shard)
-    while pending:
-        [ready], _ = ray.wait(list(pending), num_returns=1)
-        kind, info = pending.pop(ready)
-        live.refs.discard(ready)
-        if kind == "windows":
-            found: ShardWindows = ray.get(ready)
-            extraction["windows"] += found.windows
-            extraction["cache_hits"] += found.cache_hits
-            remaining[found.shard] = len(found.missing)
-            queue.extend((k, w, found.shard) for k, w in found.missing)
-            if not found.missing:
-                compile_shard(found.shard)
-        elif kind == "extract":
-            actor, shards = info
-            actors[actor] = max(0, actors.get(actor, 1) - 1)
-            try:
-                for key, value in ray.get(ready).items():
-                    extraction[key] += value
-            except (ray.exceptions.RayTaskError, ray.exceptions.RayActorError) as exc:
-                # The batch's users fail at compile ("no draft"), recorded per user.
-                error = _first_line(exc)
-                print(f"warning: extraction batch failed: {error}", file=sys.stderr)
-                for shard in shards:
-                    todo[shard].extract_error = f"extraction batch failed: {error}"
-                if isinstance(exc, ray.exceptions.RayActorError):
-                    actors.pop(actor, None)
-            for shard in shards:
-                remaining[shard] -= 1
-                if remaining[shard] == 0:
-                    compile_shard(shard)
-        else:
-            results[info] = ray.get(ready)
-            if progress:
-                progress(len(results), len(todo))
-        timeline.end(kind)
-        windows_left = any(k == "windows" for k, _ in pending.values())
-        dispatch(flush=not windows_left)
-    for actor in list(actors):
-        ray.kill(actor)
-    live.actors.clear()
-    return results
+            self._submit("extract", ref, (actor, [s for _, _, s in batch]))

@@ -118,23 +118,29 @@ def partition_file(
             paths.write_parquet(qtable, qfile)
             result.quarantine_files.append(qfile)
             quarantine_hash.update(_ipc_bytes(qtable))
-        if batch.table.num_rows == 0:
-            continue
-        batch_latest = pc.max(batch.table.column("timestamp")).as_py()
-        latest = batch_latest if latest is None else max(latest, batch_latest)
-        users = batch.table.column("user_id").to_pylist()
-        shards = pa.array([shard_of(u, num_shards) for u in users], type=pa.int32())
-        for shard in sorted(set(shards.to_pylist())):
-            rows = batch.table.filter(pc.equal(shards, shard))
-            file = paths.join(out, f"shard-{shard:05d}", stem)
-            paths.write_parquet(rows, file)
-            digest = hashlib.blake2b(_ipc_bytes(rows), digest_size=16).hexdigest()
-            result.parts.append((shard, file, digest))
-            result.users[shard].update(rows.column("user_id").to_pylist())
+        if batch.table.num_rows:
+            batch_latest = _write_shards(batch.table, out, stem, num_shards, result)
+            latest = batch_latest if latest is None else max(latest, batch_latest)
     result.quarantine_digest = quarantine_hash.hexdigest() if result.quarantine_files else ""
     result.max_timestamp = latest.isoformat() if latest is not None else None
     result.defaulted_turns = validator.defaulted_turns
     return result
+
+
+def _write_shards(
+    table: pa.Table, out: str, stem: str, num_shards: int, result: FilePartition
+) -> Any:
+    """One batch's valid rows into out/shard-K/<stem>, by user; returns its latest time."""
+    users = table.column("user_id").to_pylist()
+    shards = pa.array([shard_of(u, num_shards) for u in users], type=pa.int32())
+    for shard in sorted(set(shards.to_pylist())):
+        rows = table.filter(pc.equal(shards, shard))
+        file = paths.join(out, f"shard-{shard:05d}", stem)
+        paths.write_parquet(rows, file)
+        digest = hashlib.blake2b(_ipc_bytes(rows), digest_size=16).hexdigest()
+        result.parts.append((shard, file, digest))
+        result.users[shard].update(rows.column("user_id").to_pylist())
+    return pc.max(table.column("timestamp")).as_py()
 
 
 def _without_forgotten(
