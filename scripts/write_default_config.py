@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from arborwiki.core.config import DEFAULT_CONFIG, Config
+from arborwiki.core.config import DEFAULT_CONFIG, shipped_defaults
 
 HEADER = (
     "# arborwiki defaults — every setting and scoring weight, validated by core/config.py.\n"
@@ -13,7 +13,7 @@ HEADER = (
 
 
 def main() -> None:
-    data = Config().model_dump(mode="json")
+    data = shipped_defaults()
     DEFAULT_CONFIG.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=100))
     print(f"wrote {DEFAULT_CONFIG}")
 

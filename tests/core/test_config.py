@@ -8,11 +8,15 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from arborwiki.core.config import DEFAULT_CONFIG, Config, load_config
+from arborwiki.core.config import DEFAULT_CONFIG, Config, load_config, shipped_defaults
 
 
-def test_default_yaml_equals_model_defaults() -> None:
-    assert yaml.safe_load(DEFAULT_CONFIG.read_text()) == Config().model_dump(mode="json")
+def test_default_yaml_equals_model_defaults_without_the_test_hooks() -> None:
+    shipped = yaml.safe_load(DEFAULT_CONFIG.read_text())
+    assert shipped == shipped_defaults()
+    assert "fault_users" not in shipped["build"] and "abort_before_commit" not in shipped["build"]
+    assert Config.model_validate(shipped) == Config()  # the hooks default to off
+    assert load_config(overrides=["build.fault_users=[u1]"]).build.fault_users == ["u1"]
 
 
 def test_spec_weights() -> None:
