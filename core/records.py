@@ -242,8 +242,8 @@ class WikiPage(Record):
     parent_page_id: str | None = None
     # A subpage's number among its split parent's subpages (the Ray user shard is another
     # thing): the columns keep their first name so existing stores keep reading.
-    shard_index: int = Field(0, description="0-based number of this subpage of a split page")
-    shard_count: int = Field(1, description="subpages of the split page; 1: not split")
+    part_index: int = Field(0, description="0-based number of this subpage of a split page")
+    part_count: int = Field(1, description="subpages of the split page; 1: not split")
     vector: list[float] | None = None
 
 

@@ -171,11 +171,16 @@ def _json_fields(cls: type[BaseModel]) -> tuple[str, ...]:
     return tuple(n for n, f in cls.model_fields.items() if is_json_field(f.annotation))
 
 
+RENAMED_COLUMNS = {"shard_index": "part_index", "shard_count": "part_count"}
+"""Old stored column → its field now: a store written before a rename still reads."""
+
+
 def row_to_record(cls: type[M], row: dict[str, Any]) -> M:
     """A stored row back to its record: columns that are no field dropped (ids of nested
     records, search columns, scores), JSON columns decoded (an empty cell: no keys)."""
     fields = cls.model_fields
-    data = {k: v for k, v in row.items() if k in fields}
+    data = {RENAMED_COLUMNS.get(k, k): v for k, v in row.items()}
+    data = {k: v for k, v in data.items() if k in fields}
     for name in _json_fields(cls):
         if name in data:
             raw = data[name]

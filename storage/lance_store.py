@@ -27,6 +27,7 @@ import lancedb
 import pyarrow as pa
 from lancedb.index import BTree
 
+from arborwiki.core.schema import RENAMED_COLUMNS
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
 
@@ -132,9 +133,14 @@ class LanceStore:
         return self.refresh()
 
     def _ensure(self, name: str, dim: int) -> Any:
+        """The table to write `name` into: created, or its renamed columns renamed."""
         if not self.has(name):
             self._db.create_table(name, schema=schema_for(name, dim))
-        return self.table(name)
+        table = self.table(name)
+        old = [c for c in RENAMED_COLUMNS if c in table.schema.names]
+        if old:  # a store written before the rename: its next write moves it on
+            table.alter_columns(*({"path": c, "rename": RENAMED_COLUMNS[c]} for c in old))
+        return table
 
     # ---------------------------------------------------------------- write
     def upsert(

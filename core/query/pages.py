@@ -13,7 +13,7 @@ def pages_result(user_id: str, pages: list[WikiPage]) -> PagesResult:
     """The pages without their vectors, the index first: a reader (or an agent) starts
     there and follows links; the rest in a stable order (kind, title, part)."""
     ordered = sorted(
-        pages, key=lambda p: (KIND_ORDER.get(p.kind, 9), p.title.lower(), p.shard_index)
+        pages, key=lambda p: (KIND_ORDER.get(p.kind, 9), p.title.lower(), p.part_index)
     )
     return PagesResult(
         user_id=user_id,
@@ -28,8 +28,8 @@ def pages_result(user_id: str, pages: list[WikiPage]) -> PagesResult:
                 links=list(p.links),
                 items=list(p.items),
                 parent_page_id=p.parent_page_id,
-                part=p.shard_index,
-                parts=p.shard_count,
+                part=p.part_index,
+                parts=p.part_count,
             )
             for p in ordered
         ],

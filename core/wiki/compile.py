@@ -187,8 +187,8 @@ def compile_wiki(
             links=[],
             items=c.items,
             parent_page_id=ids[id(c.parent)] if c.parent is not None else None,
-            shard_index=c.subpage_index,  # stored column names (see WikiPage)
-            shard_count=c.subpage_count,
+            part_index=c.subpage_index,
+            part_count=c.subpage_count,
         )
         pages.append(page)
     id_of_file = {page_filename(p): p.page_id for p in pages}

@@ -21,6 +21,5 @@ def filename_for(kind: str, title: str, subpage_index: int = 0, subpage_count: i
 
 
 def page_filename(page: WikiPage) -> str:
-    """The Markdown file a page is exported to; unique per user (the compiler ensures it).
-    (`WikiPage.shard_index/shard_count` are the stored columns of a subpage's number.)"""
-    return filename_for(page.kind, page.title, page.shard_index, page.shard_count)
+    """The Markdown file a page is exported to; unique per user (the compiler ensures it)."""
+    return filename_for(page.kind, page.title, page.part_index, page.part_count)

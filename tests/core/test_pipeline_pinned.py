@@ -42,14 +42,15 @@ TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
 # nodes, trajectories, claims, evidence and pages when windows were placed by their episode
 # and thread (#33: one trajectory per visit, a thread's visits one tree; snapshots unchanged);
 # pages again when the wiki was compiled per thread (all its visits) instead of per visit;
-# pages when fact lines became third-person clauses, empty pages went and "shard" became "part".
+# pages when fact lines became third-person clauses, empty pages went and "shard" became "part";
+# pages when the stored columns shard_index/shard_count became part_index/part_count.
 PINNED = {
     "snapshots": "f9dc0a3ca72a2e0e",
     "nodes": "9ee07a9023c1e776",
     "trajectories": "fe559d90536c70c6",
     "claims": "2e444953458a2a09",
     "evidence": "fa3efb8e670dcf93",
-    "pages": "64ae32cc6ad0cc24",
+    "pages": "3ce0632052da8905",
 }
 PINNED_SUMS = {  # each table's floats summed (attach scores are the only floats)
     "snapshots": 0.0,

@@ -129,7 +129,7 @@ def test_entity_in_thirteen_trajectories_splits_into_four_linked_subpages(embed)
         ["t02", "t06", "t10"],
         ["t03", "t07", "t11"],
     ]
-    assert [(p.shard_index, p.shard_count) for p in subpages] == [(i, 4) for i in range(4)]
+    assert [(p.part_index, p.part_count) for p in subpages] == [(i, 4) for i in range(4)]
     assert parent.trajectory_ids == [f"t{i:02d}" for i in range(13)]
     subpage_ids = [p.page_id for p in subpages]
     assert "## Parts" in parent.markdown and "part-2.md)" in parent.markdown

@@ -33,8 +33,8 @@ def _pages(users: list[str], dim: int = 4) -> pa.Table:
                     "links": [],
                     "items": [],
                     "parent_page_id": None,
-                    "shard_index": 0,
-                    "shard_count": 1,
+                    "part_index": 0,
+                    "part_count": 1,
                     "vector": vec.tolist(),
                 }
             )

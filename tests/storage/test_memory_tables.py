@@ -63,8 +63,8 @@ def _row(i: int, vector: object) -> dict[str, object]:
         "links": [],
         "items": [],
         "parent_page_id": None,
-        "shard_index": 0,
-        "shard_count": 1,
+        "part_index": 0,
+        "part_count": 1,
         "vector": vector,
     }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from arborwiki.core.records import (
@@ -180,8 +181,8 @@ STORED_SCHEMAS = {
         ("links", "list<item: string>", True),
         ("items", "list<item: string>", True),
         ("parent_page_id", "string", True),
-        ("shard_index", "int64", True),
-        ("shard_count", "int64", True),
+        ("part_index", "int64", True),
+        ("part_count", "int64", True),
         ("vector", "fixed_size_list<item: float>[8]", True),
     ],
 }
@@ -228,7 +229,7 @@ SAMPLES: dict[str, Record] = {
     "wiki_pages": WikiPage(
         page_id="p1", user_id="u'1", kind="entity", title="Ann", markdown="# Ann",
         trajectory_ids=["t1"], links=["p2"], items=["dog"], parent_page_id="p0",
-        shard_index=1, shard_count=2, vector=VEC,
+        part_index=1, part_count=2, vector=VEC,
     ),
     "quarantine": QuarantineRow(
         quarantine_id="q1", user_id=None, source="a.jsonl", location="line 3",
@@ -287,3 +288,23 @@ def test_a_missing_or_unknown_column_fails_loudly() -> None:
         rows_to_table("claims", [{k: v for k, v in row.items() if k != "text"}], DIM)
     with pytest.raises(ValueError, match=r"unknown \['txt'\]"):
         rows_to_table("claims", [{**row, "txt": "typo"}], DIM)
+
+
+def test_a_store_with_the_old_shard_columns_reads_and_moves_on(tmp_path: Path) -> None:
+    """Wiki pages were stored with `shard_index`/`shard_count` before "part" replaced
+    "shard": such a store still reads, and its next write renames the columns."""
+    store = LanceStore(tmp_path / "store")
+    new = schema_for("wiki_pages", DIM)
+    old_names = {"part_index": "shard_index", "part_count": "shard_count"}
+    old = pa.schema([f.with_name(old_names.get(f.name, f.name)) for f in new])
+    row = record_row(SAMPLES["wiki_pages"])
+    old_row = {old_names.get(k, k): v for k, v in row.items()}
+    store._db.create_table("wiki_pages", data=pa.Table.from_pylist([old_row], schema=old))
+    read = row_to_record(WikiPage, store.table("wiki_pages").to_arrow().to_pylist()[0])
+    assert (read.part_index, read.part_count) == (1, 2)
+    second = SAMPLES["wiki_pages"].model_copy(update={"page_id": "p2", "part_index": 0})
+    store.upsert("wiki_pages", rows_to_table("wiki_pages", [record_row(second)], DIM), DIM)
+    table = LanceStore(tmp_path / "store").table("wiki_pages").to_arrow()
+    assert {"part_index", "part_count"} <= set(table.schema.names)
+    assert "shard_index" not in table.schema.names
+    assert sorted(table.column("part_index").to_pylist()) == [0, 1]

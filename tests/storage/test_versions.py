@@ -28,8 +28,8 @@ def _pages(user: str, titles: list[str]) -> pa.Table:
             "trajectory_ids": [],
             "links": [],
             "items": [],
-            "shard_index": 0,
-            "shard_count": 1,
+            "part_index": 0,
+            "part_count": 1,
             "vector": [1.0, 0.0, 0.0, 0.0],
         }
         for i, title in enumerate(titles)
