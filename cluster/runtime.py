@@ -101,8 +101,11 @@ def joined_address() -> str:
 
 
 def running_clusters() -> set[str]:
-    """GCS addresses of the Ray clusters running on this machine (what `auto` chooses
-    from; Ray's own lookup, by their gcs_server processes)."""
+    """GCS addresses of the Ray clusters running on this machine that `auto` would choose
+    from (Ray's own lookup, by their gcs_server processes); none when this process is
+    already attached to one."""
+    if ray.is_initialized():
+        return set()
     from ray._private.services import find_gcs_addresses
 
     return set(find_gcs_addresses())
