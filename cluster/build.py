@@ -64,6 +64,7 @@ from arborwiki.cluster.stages import (
 )
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
+from arborwiki.core.records import RunRecord
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.archive import (
     ArchiveError,
@@ -403,7 +404,7 @@ def compile_and_commit(
         for name, seconds in parts.items():
             timeline.add(f"commit:{name}", seconds)
         store = LanceStore(store_dir)
-        store.record_failures([f.row(run_key) for f in failures])
+        store.record_failures([f.record(run_key) for f in failures])
         timeline.end("commit")
         seconds = timeline.seconds() | {"total": round(time.time() - started, 3)}
         counts |= {"rows_read": part.rows_read, "quarantined": summary.quarantined}
@@ -470,17 +471,16 @@ def _record_run(
 ) -> None:
     """The run's row: the pointer readers follow, with what the run read (its watermark)."""
     store.record_run(
-        {
-            "run_id": summary.run_id,
-            "started_at": started_at,
-            "finished_at": datetime.now(UTC),
-            "input": scope.input,
-            "fingerprint": chash,
-            "counts": dict(counts),
-            "versions": store.versions(),
-            "watermark": scope.watermark
-            | {"failed_users": summary.failed_users, "seconds": seconds},
-        }
+        RunRecord(
+            run_id=summary.run_id,
+            started_at=started_at,
+            finished_at=datetime.now(UTC),
+            input=scope.input,
+            fingerprint=chash,
+            counts=dict(counts),
+            versions=store.versions(),
+            watermark=scope.watermark | {"failed_users": summary.failed_users, "seconds": seconds},
+        )
     )
 
 

@@ -39,7 +39,7 @@ from arborwiki.cluster.build import SHARDS, WORK
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
-from arborwiki.core.records import Message
+from arborwiki.core.records import Message, RunRecord
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.extract_cache import cache_root, drop_drafts
 from arborwiki.storage.forget import delete_user, quarantined, stored_messages, user_rows
@@ -140,14 +140,15 @@ def _record(store: LanceStore, report: ForgetReport, previous: dict[str, Any] | 
     what = f"{len(report.message_ids)} messages of" if report.message_ids else "user"
     now = datetime.now(UTC)
     store.record_run(
-        {
-            "run_id": report.run_id,
-            "started_at": now,
-            "finished_at": datetime.now(UTC),
-            "input": f"forget {what} {report.user_id}",
-            "counts": {f"removed:{n}": c for n, c in report.removed.items()},
-            "watermark": json.loads((previous or {}).get("watermark") or "{}"),
-        }
+        RunRecord(
+            run_id=report.run_id,
+            started_at=now,
+            finished_at=datetime.now(UTC),
+            input=f"forget {what} {report.user_id}",
+            fingerprint="",
+            counts={f"removed:{n}": c for n, c in report.removed.items()},
+            watermark=json.loads((previous or {}).get("watermark") or "{}"),
+        )
     )
 
 

@@ -137,7 +137,7 @@ def fused_shards(
 ) -> dict[int, ShardResult]:
     """Rules, uncached: one CPU task per shard does windows, extraction and compile."""
     store = store_task_options(store_dir, cfg.extract.cache_dir or "")
-    task = ray.remote(**CompileStage.resources, max_retries=2, **store)(run_compile)
+    task = ray.remote(**CompileStage.resources(cfg), max_retries=2, **store)(run_compile)
     timeline.start("compile")
     pending = {task.remote(cfg, store_dir, todo[s]): s for s in largest_first(todo)}
     live.refs.update(pending)
@@ -177,10 +177,10 @@ class StagedShards:
         self.todo, self.cfg, self.store_dir, self.live = todo, cfg, store_dir, live
         self.timeline, self.extraction, self.progress = timeline, extraction, progress
         store = store_task_options(store_dir, cfg.extract.cache_dir or "")
-        self.windows_task = ray.remote(**WindowsStage.resources, max_retries=2, **store)(
+        self.windows_task = ray.remote(**WindowsStage.resources(cfg), max_retries=2, **store)(
             run_windows
         )
-        self.compile_task = ray.remote(**CompileStage.resources, max_retries=2, **store)(
+        self.compile_task = ray.remote(**CompileStage.resources(cfg), max_retries=2, **store)(
             run_compile
         )
         self.actor_cls = ray.remote(ExtractStage).options(

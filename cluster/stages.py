@@ -19,7 +19,7 @@ import traceback
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import pyarrow as pa
 
@@ -33,7 +33,7 @@ from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, add_stats
 from arborwiki.core.pipeline import UserWindows, compile_user, user_windows, window_digest
-from arborwiki.core.records import Message, Window
+from arborwiki.core.records import BuildFailure, Message, Window
 from arborwiki.core.schema import table_to_messages
 from arborwiki.storage import paths
 from arborwiki.storage.extract_cache import ExtractCache, cache_root
@@ -74,20 +74,21 @@ class UserFailure:
     traceback_digest: str
     attempts: int
 
-    def row(self, run_id: str) -> dict[str, Any]:
+    def record(self, run_id: str) -> BuildFailure:
+        """Its row of the build_failures table: one per run, user and stage."""
         digest = hashlib.blake2b(
             json.dumps([run_id, self.user_id, self.stage]).encode(), digest_size=10
         ).hexdigest()
-        return {
-            "failure_id": f"f_{digest}",
-            "run_id": run_id,
-            "user_id": self.user_id,
-            "stage": self.stage,
-            "error": self.error,
-            "traceback_digest": self.traceback_digest,
-            "attempts": self.attempts,
-            "failed_at": datetime.now(UTC),
-        }
+        return BuildFailure(
+            failure_id=f"f_{digest}",
+            run_id=run_id,
+            user_id=self.user_id,
+            stage=self.stage,
+            error=self.error,
+            traceback_digest=self.traceback_digest,
+            attempts=self.attempts,
+            failed_at=datetime.now(UTC),
+        )
 
 
 @dataclass
@@ -163,10 +164,28 @@ def with_retries(
             )
 
 
+@runtime_checkable
+class Stage(Protocol):
+    """What every build stage is: made from the config and the store, `resources` it asks
+    Ray for, `setup` once per worker (load an engine, open a cache), then `process_batch`
+    for each unit of work (a shard's job, a batch of windows)."""
+
+    def __init__(self, cfg: Config, store_dir: str) -> None: ...
+
+    @staticmethod
+    def resources(cfg: Config) -> dict[str, float]: ...
+
+    def setup(self) -> None: ...
+
+    def process_batch(self, batch: Any) -> Any: ...
+
+
 class WindowsStage:
     """CPU: a shard's users → windows → content keys; returns the windows not cached yet."""
 
-    resources = {"num_cpus": 1}
+    @staticmethod
+    def resources(cfg: Config) -> dict[str, float]:
+        return {"num_cpus": 1}
 
     def __init__(self, cfg: Config, store_dir: str) -> None:
         self.cfg = cfg
@@ -248,7 +267,9 @@ class CompileStage:
     wiki) → staged Parquet. Drafts come from the cache, or (rules, uncached) are made here:
     cheap CPU extraction fused into this stage saves shipping windows between processes."""
 
-    resources = {"num_cpus": 1}
+    @staticmethod
+    def resources(cfg: Config) -> dict[str, float]:
+        return {"num_cpus": 1}
 
     def __init__(self, cfg: Config, store_dir: str) -> None:
         self.cfg = cfg

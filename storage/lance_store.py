@@ -27,7 +27,8 @@ import lancedb
 import pyarrow as pa
 from lancedb.index import BTree
 
-from arborwiki.core.schema import RENAMED_COLUMNS
+from arborwiki.core.records import BuildFailure, RunRecord
+from arborwiki.core.schema import RENAMED_COLUMNS, record_row
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.tables import SPECS, USER_TABLES, rows_to_table, schema_for
 
@@ -276,11 +277,11 @@ class LanceStore:
         table.to_lance().optimize.compact_files(**options)
         table.checkout_latest()
 
-    def record_run(self, row: dict[str, Any]) -> None:
-        """Append a run's row: the new current-run pointer. `versions` defaults to every
-        table's version now (what this run leaves behind)."""
-        payload = dict(row)
-        payload.setdefault("versions", self.versions())
+    def record_run(self, run: RunRecord) -> None:
+        """Append a run's row: the new current-run pointer. No `versions`: every table's
+        version now (what this run leaves behind)."""
+        payload = run.model_dump()
+        payload["versions"] = run.versions or self.versions()
         table = self._ensure("runs", 1)
         schema = schema_for("runs", 1)
         missing = [f for f in schema if f.name not in table.schema.names]
@@ -290,9 +291,10 @@ class LanceStore:
             payload[key] = json.dumps(payload.get(key, {}), sort_keys=True)
         table.add(pa.Table.from_pylist([payload], schema=schema))
 
-    def record_failures(self, rows: list[dict[str, Any]]) -> None:
+    def record_failures(self, failures: list[BuildFailure]) -> None:
         """Upsert the users whose build failed (one row per run, user and stage)."""
-        if rows:
+        if failures:
+            rows = [record_row(f) for f in failures]
             self.upsert("build_failures", rows_to_table("build_failures", rows, 1), 1)
 
     def failures(self, run_id: str | None = None) -> list[dict[str, Any]]:

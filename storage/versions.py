@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from arborwiki.core.records import RunRecord
 from arborwiki.storage.lance_store import LanceStore, run_versions
 
 ROLLBACK_PREFIX = "rollback-"
@@ -106,16 +107,16 @@ def rollback(store: LanceStore, run_id: str) -> RunInfo:
         else:
             table.delete("true")
     store.record_run(
-        {
-            "run_id": f"{ROLLBACK_PREFIX}{uuid.uuid4().hex[:12]}",
-            "started_at": started,
-            "finished_at": datetime.now(UTC),
-            "input": f"rollback to {run_id}",
-            "fingerprint": target["fingerprint"],
-            "counts": json.loads(target["counts"] or "{}"),
+        RunRecord(
+            run_id=f"{ROLLBACK_PREFIX}{uuid.uuid4().hex[:12]}",
+            started_at=started,
+            finished_at=datetime.now(UTC),
+            input=f"rollback to {run_id}",
+            fingerprint=target["fingerprint"] or "",
+            counts=json.loads(target["counts"] or "{}"),
             # what the restored state had read: the next nightly run goes on from there
-            "watermark": json.loads(target.get("watermark") or "{}"),
-        }
+            watermark=json.loads(target.get("watermark") or "{}"),
+        )
     )
     return list_runs(store)[-1]
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
+from arborwiki.core.records import RunRecord
 from arborwiki.storage.archive import input_sources, read_archive
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import record_row, rows_to_table
@@ -32,7 +34,9 @@ def commit(store: LanceStore, archive: str, stage: Path, with_sources: bool = Tr
         pq.write_table(rows_to_table("quarantine", map(record_row, rows), DIM), files[0])
     sources = input_sources(archive) if with_sources else []
     store.commit_run({"quarantine": files}, users, DIM, quarantine_sources=sources)
-    store.record_run({"run_id": f"run-{stage.name}"})  # as a build does: commit, then run row
+    now = datetime.now(UTC)  # as a build does: commit, then the run's row
+    store.record_run(RunRecord(run_id=stage.name, started_at=now, finished_at=now, input=archive,
+                               fingerprint=""))  # fmt: skip
     return stored(store)
 
 

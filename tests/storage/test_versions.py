@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from arborwiki.core.records import BuildFailure, RunRecord
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import schema_for
 from arborwiki.storage.versions import apply_retention, list_runs, rollback
@@ -45,6 +46,12 @@ def _claims(user: str, values: list[str]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=schema_for("claims", DIM))
 
 
+def _run(run_id: str, started: datetime | None = None) -> RunRecord:
+    now = datetime.now(UTC)
+    return RunRecord(run_id=run_id, started_at=started or now, finished_at=now, input=run_id,
+                     fingerprint="")  # fmt: skip
+
+
 def _commit(store: LanceStore, tmp: Path, run_id: str, tables: dict[str, pa.Table]) -> None:
     """What a build's driver does: staged Parquet → commit_run → the run's row."""
     staged: dict[str, list[Path]] = {}
@@ -55,9 +62,7 @@ def _commit(store: LanceStore, tmp: Path, run_id: str, tables: dict[str, pa.Tabl
     users = sorted({u for t in tables.values() for u in t.column("user_id").to_pylist()})
     now = datetime.now(UTC)
     store.commit_run(staged, users, DIM)
-    store.record_run(
-        {"run_id": run_id, "started_at": now, "finished_at": datetime.now(UTC), "input": run_id}
-    )
+    store.record_run(_run(run_id, now))
 
 
 def _titles(store: LanceStore, user: str) -> list[str]:
@@ -105,8 +110,7 @@ def test_a_pinned_reader_never_sees_a_mix_of_runs(two_runs, tmp_path: Path) -> N
     assert _titles(LanceStore(store_dir), "ann") == ["eels"]  # the latest version is ahead
 
     writer.upsert("claims", _claims("ann", ["juice"]), DIM, replace_users=["ann"])
-    writer.record_run({"run_id": "run3", "started_at": datetime.now(UTC),
-                       "finished_at": datetime.now(UTC), "input": "x"})  # fmt: skip
+    writer.record_run(_run("run3"))
     # The old reader keeps run 2 (both tables) until it refreshes, then run 3 (both).
     assert _titles(reader, "ann") == ["cats", "owls"] and _values(reader, "ann") == ["coffee"]
     assert reader.refresh_if_due() is False  # not due yet: an hour between checks
@@ -118,11 +122,11 @@ def test_a_pinned_reader_never_sees_a_mix_of_runs(two_runs, tmp_path: Path) -> N
 def test_rollback_restores_every_table_and_is_a_run_of_its_own(two_runs, tmp_path) -> None:
     store_dir, writer = two_runs
     reader = LanceStore(store_dir, refresh_seconds=3600, follow_runs=True)
-    writer.record_failures([{"failure_id": "f1", "run_id": "run2", "user_id": "ann",
-                             "stage": "compile", "error": "boom", "attempts": 1,
-                             "traceback_digest": "d", "failed_at": None}])  # fmt: skip
-    writer.record_run({"run_id": "run2b", "started_at": datetime.now(UTC),
-                       "finished_at": datetime.now(UTC), "input": "x"})  # fmt: skip
+    failure = BuildFailure(failure_id="f1", run_id="run2", user_id="ann", stage="compile",
+                           error="boom", attempts=1, traceback_digest="d",
+                           failed_at=datetime.now(UTC))  # fmt: skip
+    writer.record_failures([failure])
+    writer.record_run(_run("run2b"))
     info = rollback(writer, "run1")
     assert info.run_id.startswith("rollback-") and info.current and info.input == "rollback to run1"
     assert [r.run_id for r in list_runs(writer)][:3] == ["run1", "run2", "run2b"]
