@@ -320,9 +320,6 @@ class QueryConfig(Section):
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
-    no_replies_for_lists: bool = Field(
-        False, description="list and count questions admit no replies: more hits instead"
-    )
     replies_to_questions_only: bool = Field(
         True,
         description="only a hit that asks something ('?') brings its next turn as a reply "
@@ -369,18 +366,6 @@ class QueryConfig(Section):
     )
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"
-    )
-    thread_by_distance: int = Field(
-        0,
-        ge=0,
-        description="thread expansion admits the turns 1..this many positions from each hit "
-        "first (round by round over the hits), then whole snapshots (0: whole snapshots "
-        "in hit order)",
-    )
-    expand_hit_trajectories: bool = Field(
-        False,
-        description="reply/thread expansion also for the trajectories of the top route_hits "
-        "hits, selected or not (else only for the selected trajectories)",
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
     bm25_k1: float = Field(1.2, gt=0, description="BM25 term-frequency saturation (Lance's)")
@@ -599,6 +584,11 @@ class Config(Section):
 
 
 RENAMED_KEYS = {"wiki.shard_size": "wiki.subpage_size"}  # old → new ("shard": the Ray user shard)
+RETIRED_KEYS = frozenset(
+    {"query.thread_by_distance", "query.expand_hit_trajectories", "query.no_replies_for_lists"}
+)
+"""Settings that were off by default and measured as no gain (benchmarks/results/
+quality_levers.md), removed with their code: an old file or --set naming one still loads."""
 
 
 def _renamed(key: str) -> str:
@@ -610,8 +600,21 @@ def _renamed(key: str) -> str:
     return new
 
 
+def _retired(key: str) -> bool:
+    if key in RETIRED_KEYS:
+        warnings.warn(f"{key} was retired (no measured gain) and is ignored", FutureWarning, 3)
+        return True
+    return False
+
+
 def _rename_old_keys(data: dict[str, Any]) -> None:
-    """Move a YAML file's old keys to their new names (both names in one file: an error)."""
+    """Move a YAML file's old keys to their new names (both names in one file: an error);
+    drop retired ones."""
+    for key in RETIRED_KEYS:
+        section, leaf = key.split(".")
+        node = data.get(section)
+        if isinstance(node, dict) and leaf in node and _retired(key):
+            node.pop(leaf)
     for old, new in RENAMED_KEYS.items():
         section, old_leaf = old.split(".")
         new_leaf = new.split(".")[1]
@@ -656,5 +659,6 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         if "=" not in item:
             raise ValueError(f"override must look like section.key=value, got {item!r}")
         key, raw = item.split("=", 1)
-        _set_dotted(data, _renamed(key.strip()), yaml.safe_load(raw))
+        if not _retired(key.strip()):
+            _set_dotted(data, _renamed(key.strip()), yaml.safe_load(raw))
     return Config.model_validate(data)

@@ -10,8 +10,8 @@ lose its hits; it decides which messages *join* them. Order of admission:
    selected brings the next turn of its thread right after it (the reply that usually
    holds the answer);
 2. neighbours: the other turns of the snapshots of hits on selected trajectories, best
-   hits first — a hit's own thread around it; with `thread_by_distance` D, first the turns
-   1, 2, …, D positions from each hit (round by round over the hits), then the rest.
+   hits first — a hit's own thread around it (nearest turns first was measured and lost:
+   benchmarks/results/quality_levers.md).
 Measured on LoCoMo dev (benchmarks/results/locomo_dev.md): re-ordering hits for thread
 diversity (the best hit of each selected trajectory first) lost coverage at 1K tokens and
 gained nothing at 2.7K/4K, so the selection decides which messages join a hit, not the
@@ -67,7 +67,6 @@ def expand_evidence(
     reply_hits: int = 0,
     threads: bool = True,
     reply_max_tokens: int | None = None,
-    thread_by_distance: int = 0,
     replies_to_questions_only: bool = False,
     first: list[MessageRef] | None = None,
 ) -> Budget:
@@ -95,11 +94,6 @@ def expand_evidence(
     threaded = [
         h for h in ranked if threads and h.record.trajectory_id in chosen and h.record.snapshot_id
     ]
-    for distance in range(1, thread_by_distance + 1):
-        # Nearest turns first, round by round over the hits: a hit's context sits next to it.
-        for hit in threaded:
-            for ref in _turns_at(hit.record, neighbours, distance):
-                budget.offer(ref, "thread")
     # Each snapshot once, in its best hit's order: a second pass over it could admit nothing
     # (its turns are admitted, or did not fit a budget that has only filled since).
     for snapshot_id in dict.fromkeys(h.record.snapshot_id or "" for h in threaded):
@@ -111,18 +105,6 @@ def expand_evidence(
 def asks(ref: MessageRef) -> bool:
     """The message asks something (holds a question mark): the next turn may answer it."""
     return "?" in ref.text
-
-
-def _turns_at(
-    ref: MessageRef, neighbours: dict[str, list[MessageRef]], distance: int
-) -> list[MessageRef]:
-    """The turns `distance` positions before and after `ref` in its snapshot (earlier first)."""
-    thread = neighbours.get(ref.snapshot_id or "", [])
-    ids = [r.message.message_id for r in thread]
-    if ref.message.message_id not in ids:
-        return []
-    i = ids.index(ref.message.message_id)
-    return [thread[j] for j in (i - distance, i + distance) if 0 <= j < len(thread)]
 
 
 def _next_turn(ref: MessageRef, neighbours: dict[str, list[MessageRef]]) -> MessageRef | None:

@@ -300,21 +300,14 @@ class QueryService:
 
     def expanded_trajectories(self, route: Route) -> list[str]:
         """Trajectories whose hits bring their reply and thread: the selected ones with the
-        rest of their trees, and (with `expand_hit_trajectories`) those of the top hits that
-        put trajectories into C_q, so pages that widen C_q never take a hit's thread away."""
-        selected = route.thread_trajectories
-        if not self.cfg.query.expand_hit_trajectories:
-            return selected
-        top = (h.record.trajectory_id for h in route.hits[: self.cfg.query.route_hits])
-        return list(dict.fromkeys([*selected, *(t for t in top if t)]))
+        rest of their trees (also expanding the top hits' own trajectories was measured and
+        gained nothing: benchmarks/results/quality_levers.md)."""
+        return route.thread_trajectories
 
     def _no_replies(self, info: QuestionInfo) -> bool:
         """When replies would take the slots of further hits: "when" questions (the hit's own
-        date answers) and, with `no_replies_for_lists`, list and count questions (each further
-        hit may be one more item)."""
-        if asks_when(info.text):
-            return True
-        return self.cfg.query.no_replies_for_lists and (info.is_list or info.is_count)
+        date answers)."""
+        return asks_when(info.text)
 
     def evidence_order(
         self, route: Route, budget_tokens: int, first: list[MessageRef] | None = None
@@ -332,7 +325,6 @@ class QueryService:
             0 if self._no_replies(route.info) else self.cfg.query.reply_hits,
             self.cfg.query.expand_threads,
             self.cfg.query.reply_max_tokens or None,
-            self.cfg.query.thread_by_distance,
             self.cfg.query.replies_to_questions_only,
             first,
         )

@@ -107,7 +107,7 @@ def test_build_serve_and_query_as_submitted_ray_jobs(
         address, env, "arborwiki", "build", "--input", "examples/sample_archive.jsonl",
         "--store", store, *on_cluster,
     )  # fmt: skip
-    assert "users=4 " in logs and "quarantined=2 rows_read=161" in logs
+    assert "users=4 " in logs and "quarantined=2 forgotten=0 rows_read=161" in logs
     _submit(address, env, "arborwiki", "serve", "--store", store, *on_cluster)
     logs = _submit(
         address, env, "arborwiki", "query", "--store", store, "--user", "alice", "--json",

@@ -55,3 +55,13 @@ def test_old_wiki_shard_size_key_still_works_with_a_warning(tmp_path: Path) -> N
     both.write_text("wiki:\n  shard_size: 7\n  subpage_size: 5\n")
     with pytest.raises(ValueError, match="give one"):
         load_config(both)
+
+
+def test_a_retired_setting_still_loads_with_a_warning(tmp_path) -> None:
+    old = tmp_path / "old.yaml"
+    old.write_text("query:\n  thread_by_distance: 2\n  k: 9\n")
+    with pytest.warns(FutureWarning, match="query.thread_by_distance was retired"):
+        cfg = load_config(old)
+    assert cfg.query.k == 9 and not hasattr(cfg.query, "thread_by_distance")
+    with pytest.warns(FutureWarning, match="expand_hit_trajectories was retired"):
+        load_config(overrides=["query.expand_hit_trajectories=true"])

@@ -119,14 +119,12 @@ def test_vector_weight_follows_the_slots_the_budget_holds() -> None:
     assert ids(on.evidence_hits(route, 4020)) == ["a", "c", "b"]
 
 
-def test_hit_trajectories_are_expanded_even_when_not_selected() -> None:
+def test_only_the_selected_threads_are_expanded() -> None:
     hits = [_long_ref("a", 1, "t1"), _long_ref("b", 1, "t2"), _long_ref("c", 1, "t3")]
     route = _route(hits, hits, hits)
     chosen = Scored(Candidate("t9", 1.0), 1.0, {})
     route = Route("u", route.info, [], route.hits, [], [chosen], [], route.hit_lists)
     assert _service().expanded_trajectories(route) == ["t9"]
-    widened = _service(expand_hit_trajectories=True, route_hits=2)
-    assert widened.expanded_trajectories(route) == ["t9", "t1", "t2"]
 
 
 def test_routed_lists_keep_out_of_small_budgets_by_power() -> None:

@@ -138,21 +138,11 @@ def test_when_questions_take_no_replies(question: str, when: bool) -> None:
     assert asks_when(question) is when
 
 
-def test_thread_by_distance_admits_the_nearest_turns_first() -> None:
+def test_thread_turns_join_whole_snapshots_in_hit_order() -> None:
     # Two hits in snapshots of five turns each; 5 words → 11 tokens a message.
     s1 = [_ref(f"a{i}", 5, i, "s1", "t1") for i in range(5)]
     s2 = [_ref(f"b{i}", 5, i, "s2", "t1") for i in range(5)]
     hits = [Hit(s1[0], 0, 1.0), Hit(s2[2], 1, 0.9)]
-    neighbours = {"s1": s1, "s2": s2}
-
-    def order(distance: int, budget: int) -> list[str]:
-        got = expand_evidence(
-            hits, ["t1"], neighbours, budget, TokenConfig(), thread_by_distance=distance
-        )
-        return [a.ref.message.message_id for a in got.admitted]
-
-    # Whole snapshots in hit order: a1..a4 before any turn around the second hit.
-    assert order(0, 66) == ["a0", "b2", "a1", "a2", "a3", "a4"]
-    # Distance 1 first: a0's next turn, then both of b2's, then the rest.
-    assert order(1, 66) == ["a0", "b2", "a1", "b1", "b3", "a2"]
-    assert order(2, 88) == ["a0", "b2", "a1", "b1", "b3", "a2", "b0", "b4"]
+    got = expand_evidence(hits, ["t1"], {"s1": s1, "s2": s2}, 66, TokenConfig())
+    # a1..a4 before any turn around the second hit
+    assert [a.ref.message.message_id for a in got.admitted] == ["a0", "b2", "a1", "a2", "a3", "a4"]
