@@ -10,6 +10,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from arborwiki.backends.answers import build_generate
+from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.result import RESPONSES
@@ -52,6 +54,11 @@ def open_service(
         store, cfg.store.reader_cache_users, cfg.query, cfg.store.reader_cache_rows
     )
     return QueryService(reader, embedder_for(cfg.embed), cfg)
+
+
+def local_answerer(cfg: Config) -> Answerer:
+    """The answer loop in this process, with the configured LLM (`answer.backend`)."""
+    return Answerer(cfg.answer, build_generate(cfg.answer))
 
 
 def open_reader(store_path: str) -> LanceMemoryReader:

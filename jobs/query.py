@@ -22,13 +22,11 @@ def ask(
     if answer and cfg.answer.backend == "none":
         raise ValueError("--answer needs an LLM: set answer.backend=openai or vllm")
     if local:
-        from arborwiki.cluster.local_service import open_service
+        from arborwiki.cluster.local_service import local_answerer, open_service
 
         service = open_service(store, cfg)
         if answer:
-            from arborwiki.core.answer.answerer import Answerer
-
-            answered = Answerer(cfg.answer).answer(service, user_id, question, k, budget_tokens)
+            answered = local_answerer(cfg).answer(service, user_id, question, k, budget_tokens)
             return answered.model_dump(mode="json")
         return service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
 

@@ -1,0 +1,60 @@
+"""`arborwiki query --local --answer`: the answer loop in-process with the configured LLM
+(here an OpenAI-compatible endpoint on 127.0.0.1 that cites the first evidence id it is
+shown). It raised a TypeError before: the Answerer was built without its `generate`."""
+
+from __future__ import annotations
+
+import json
+import re
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from arborwiki.cluster.build import run_build
+from arborwiki.core.answer.schema import AnswerDraft
+from arborwiki.core.config import load_config
+from arborwiki.jobs.query import ask
+from tests.conftest import EXAMPLES
+from tests.local_http import base_url, running
+
+CITED = re.compile(r"\[(alice-\d+)\]")
+
+
+class AnswerHandler(BaseHTTPRequestHandler):
+    server: ThreadingHTTPServer
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        prompt = "\n".join(m["content"] for m in body["messages"])
+        first = CITED.findall(prompt)[:1]
+        text = f"Clover [{first[0]}]" if first else ""
+        draft = AnswerDraft(answer=text, cited_ids=first, counted_items=[],
+                            uncertainty="low", abstain=not first)  # fmt: skip
+        content = draft.model_dump_json()
+        payload = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        """Keep test output quiet."""
+
+
+def test_query_local_answer_answers_with_a_checked_citation(
+    ray_local: None, tmp_path: Path
+) -> None:
+    store = tmp_path / "store"
+    run_build(str(EXAMPLES / "sample_archive.jsonl"), str(store), load_config())
+    server = ThreadingHTTPServer(("127.0.0.1", 0), AnswerHandler)
+    server.daemon_threads = True
+    with running(server):
+        cfg = load_config(
+            overrides=["answer.backend=openai", "answer.model=tiny",
+                       f"answer.base_url={base_url(server)}"]
+        )  # fmt: skip
+        got = ask(str(store), "alice", "What is the new rabbit called?", None, None, True, cfg,
+                  answer=True)  # fmt: skip
+    answer = got["answer"]
+    assert answer["text"].startswith("Clover") and not answer["abstained"], answer
+    cited = answer["cited_ids"]
+    assert cited and cited[0] in {e["message_id"] for e in got["result"]["evidence"]}
