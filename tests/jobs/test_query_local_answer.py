@@ -9,11 +9,9 @@ import re
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from arborwiki.cluster.build import run_build
 from arborwiki.core.answer.schema import AnswerDraft
 from arborwiki.core.config import load_config
 from arborwiki.jobs.query import ask
-from tests.conftest import EXAMPLES
 from tests.local_http import base_url, running
 
 CITED = re.compile(r"\[(alice-\d+)\]")
@@ -40,11 +38,8 @@ class AnswerHandler(BaseHTTPRequestHandler):
         """Keep test output quiet."""
 
 
-def test_query_local_answer_answers_with_a_checked_citation(
-    ray_local: None, tmp_path: Path
-) -> None:
-    store = tmp_path / "store"
-    run_build(str(EXAMPLES / "sample_archive.jsonl"), str(store), load_config())
+def test_query_local_answer_answers_with_a_checked_citation(sample_store: Path) -> None:
+    store = sample_store  # read only
     server = ThreadingHTTPServer(("127.0.0.1", 0), AnswerHandler)
     server.daemon_threads = True
     with running(server):
