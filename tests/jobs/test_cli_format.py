@@ -42,16 +42,29 @@ def _inputs(tmp: Path) -> None:
 def test_wrong_format_is_one_line_and_exit_2(
     tmp_path: Path, command: str, file: str, fmt: str, needle: str
 ) -> None:
+    """In-process (the same entry point, the same stderr line); one case below runs as a
+    real process."""
+    _inputs(tmp_path)
+    store = tmp_path / "store"
+    args = [command, "--input", str(tmp_path / file), "--store", str(store), "--format", fmt]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+    assert "Traceback" not in result.output
+    assert not store.exists()  # nothing started, nothing written
+
+
+def test_wrong_format_as_a_real_process(tmp_path: Path) -> None:
     _inputs(tmp_path)
     store = tmp_path / "store"
     result = run_cli(
-        command, "--input", str(tmp_path / file), "--store", str(store), "--format", fmt
+        "build", "--input", str(tmp_path / "a.jsonl"), "--store", str(store), "--format", "csv"
     )
     assert result.returncode == 2, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
-    assert "Traceback" not in result.stderr
-    assert not store.exists()  # nothing started, nothing written
+    assert len(lines) == 1 and "unknown archive format 'csv'" in lines[0], lines
+    assert "Traceback" not in result.stderr and not store.exists()
 
 
 def test_format_names_the_reader_whatever_the_suffix(ray_local: None, tmp_path: Path) -> None:
