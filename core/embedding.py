@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -127,6 +127,16 @@ class WordPieceCache:
         return [[t for t in ids if t != self._unk] for ids in out]  # type: ignore[union-attr]
 
 
+def _unit_rows(texts: list[str], dim: int, encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+    """`encode` of the texts (an empty text as one space: every row a vector), as float32
+    rows of length 1; no texts, no rows."""
+    if not texts:
+        return np.zeros((0, dim), dtype=np.float32)
+    vectors = np.asarray(encode([t or " " for t in texts]), dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
 class StaticEmbedder:
     """model2vec static embeddings: a token lookup table plus mean pooling."""
 
@@ -144,16 +154,16 @@ class StaticEmbedder:
         self.dim = int(self._model.dim)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = self._model.encode(
-            [t or " " for t in texts],
-            batch_size=self._batch_size,
-            use_multiprocessing=False,
-            show_progress_bar=False,
-        ).astype(np.float32)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.maximum(norms, 1e-12)
+        return _unit_rows(
+            texts,
+            self.dim,
+            lambda batch: self._model.encode(
+                batch,
+                batch_size=self._batch_size,
+                use_multiprocessing=False,
+                show_progress_bar=False,
+            ),
+        )
 
 
 class TransformerEmbedder:
@@ -181,16 +191,13 @@ class TransformerEmbedder:
         self.dim = int((dimension or model.get_sentence_embedding_dimension)() or 0)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = self._model.encode(
-            [t or " " for t in texts],
-            batch_size=self._batch_size,
-            show_progress_bar=False,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
+        return _unit_rows(
+            texts,
+            self.dim,
+            lambda batch: self._model.encode(
+                batch, batch_size=self._batch_size, show_progress_bar=False, convert_to_numpy=True
+            ),
         )
-        return np.asarray(vectors, dtype=np.float32)
 
 
 def _device() -> str:
