@@ -8,7 +8,7 @@ import re
 import shutil
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from arborwiki.core.config import Config, load_config
 from arborwiki.jobs.cli import app
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
-from tests.local_http import base_url, running
+from tests.local_http import ChatHandler, base_url, running
 
 ARCHIVE = EXAMPLES / "sample_archive.jsonl"
 FIRST_ID = re.compile(r"\[([^\]]+)\]")
@@ -49,20 +49,11 @@ class DraftServer(ThreadingHTTPServer):
         return json.dumps({"summary": f"window starting at {first}", "keywords": ["memory"]})
 
 
-class DraftHandler(BaseHTTPRequestHandler):
+class DraftHandler(ChatHandler):
     server: DraftServer
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        content = self.server.answer(body)
-        payload = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        """Keep test output quiet."""
+    def answer(self, body: dict) -> str:
+        return self.server.answer(body)
 
 
 @pytest.fixture(scope="module")

@@ -4,10 +4,9 @@ real build is tests/cluster/test_answer_loop.py."""
 
 from __future__ import annotations
 
-import json
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
 
@@ -19,7 +18,7 @@ from arborwiki.core.config import AnswerConfig
 from arborwiki.core.query.result import ClaimLine, EvidenceMessage, QueryResult
 from arborwiki.core.records import Message
 from tests.builders import make_message
-from tests.local_http import base_url, running
+from tests.local_http import ChatHandler, base_url, running
 
 TEXTS = {
     "m1": "I adopted two cats, Miso and Tofu, last spring.",
@@ -156,20 +155,13 @@ class AnswerServer(ThreadingHTTPServer):
         self.bodies: list[dict] = []
 
 
-class AnswerHandler(BaseHTTPRequestHandler):
+class AnswerHandler(ChatHandler):
     server: AnswerServer
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+    def answer(self, body: dict) -> str:
         assert self.path == "/v1/chat/completions"
-        self.server.bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-        payload = json.dumps({"choices": [{"message": {"content": self.server.content}}]})
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload.encode())
-
-    def log_message(self, *args: object) -> None:
-        """Keep test output quiet."""
+        self.server.bodies.append(body)
+        return self.server.content
 
 
 def serve(content: str) -> AbstractContextManager[AnswerServer]:

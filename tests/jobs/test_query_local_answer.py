@@ -4,38 +4,28 @@ shown). It raised a TypeError before: the Answerer was built without its `genera
 
 from __future__ import annotations
 
-import json
 import re
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 from arborwiki.core.answer.schema import AnswerDraft
 from arborwiki.core.config import load_config
 from arborwiki.jobs.query import ask
-from tests.local_http import base_url, running
+from tests.local_http import ChatHandler, base_url, running
 
 CITED = re.compile(r"\[(alice-\d+)\]")
 
 
-class AnswerHandler(BaseHTTPRequestHandler):
-    server: ThreadingHTTPServer
+class AnswerHandler(ChatHandler):
+    """Answers "Clover", citing the first of alice's ids the prompt shows."""
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+    def answer(self, body: dict) -> str:
         prompt = "\n".join(m["content"] for m in body["messages"])
         first = CITED.findall(prompt)[:1]
         text = f"Clover [{first[0]}]" if first else ""
         draft = AnswerDraft(answer=text, cited_ids=first, counted_items=[],
                             uncertainty="low", abstain=not first)  # fmt: skip
-        content = draft.model_dump_json()
-        payload = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        """Keep test output quiet."""
+        return draft.model_dump_json()
 
 
 def test_query_local_answer_answers_with_a_checked_citation(sample_store: Path) -> None:
