@@ -179,9 +179,10 @@ def group_threads(vectors: sparse.csr_matrix, similarity: float, cap: int) -> np
         np.fill_diagonal(distance, 0.0)
         tree = linkage(squareform(np.clip(distance, 0.0, 2.0), checks=False), "average")
         labels[head] = fcluster(tree, t=1.0 - similarity, criterion="distance") - 1
+    every = vectors.T
     for start in range(0, len(tail), _TAIL_BLOCK):  # one sparse product per block of them
         block = tail[start : start + _TAIL_BLOCK]
-        sims_block = (vectors[block] @ vectors.T).toarray()
+        sims_block = (vectors[block] @ every).toarray()
         for row, position in enumerate(block):
             placed = labels >= 0
             groups, sims = labels[placed], sims_block[row, placed]

@@ -179,8 +179,7 @@ def row_to_record(cls: type[M], row: dict[str, Any]) -> M:
     """A stored row back to its record: columns that are no field dropped (ids of nested
     records, search columns, scores), JSON columns decoded (an empty cell: no keys)."""
     fields = cls.model_fields
-    data = {RENAMED_COLUMNS.get(k, k): v for k, v in row.items()}
-    data = {k: v for k, v in data.items() if k in fields}
+    data = {n: v for k, v in row.items() if (n := RENAMED_COLUMNS.get(k, k)) in fields}
     for name in _json_fields(cls):
         if name in data:
             raw = data[name]

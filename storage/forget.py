@@ -13,6 +13,7 @@ from arborwiki.core.records import Message
 from arborwiki.storage.lance_store import LanceStore, sql_str
 from arborwiki.storage.reader import MESSAGE_COLUMNS, to_record
 from arborwiki.storage.tables import SPECS, USER_TABLES
+from arborwiki.storage.tombstones import line_ids
 
 
 def user_rows(store: LanceStore, name: str, user_id: str) -> dict[str, str]:
@@ -50,18 +51,12 @@ def quarantined(store: LanceStore, user_id: str, message_ids: set[str]) -> list[
     found = []
     for row in rows:
         raw = row["row"] or ""
-        try:
-            parsed = json.loads(raw)
-        except (ValueError, RecursionError):
-            parsed = None
-        parsed = parsed if isinstance(parsed, dict) else {}
-        owner = row["user_id"] or parsed.get("user_id")
+        owner, said, parsed = line_ids(row["user_id"], raw)
         if owner is None and not parsed and names.search(raw):
             owner = user_id  # a line that did not parse but names the user
         if owner != user_id:
             continue
-        said = parsed.get("message_id")
-        if not message_ids or str(said) in message_ids or any(m in raw for m in message_ids):
+        if not message_ids or said in message_ids or any(m in raw for m in message_ids):
             found.append(row)
     return found
 

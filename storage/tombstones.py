@@ -106,17 +106,22 @@ def drop_forgotten(table: pa.Table, stones: Tombstones) -> tuple[pa.Table, int]:
 
 
 def forgotten_line(row: QuarantineRow, stones: Tombstones) -> bool:
-    """Whether a quarantined line belongs to what was forgotten: by its recorded user, else
-    by the user and message id its raw text parses to."""
+    """Whether a quarantined line belongs to what was forgotten (`line_ids`)."""
     if not stones:
         return False
-    user_id, message_id = row.user_id, None
-    try:
-        parsed = json.loads(row.row or "")
-    except (ValueError, RecursionError):
-        parsed = None
-    if isinstance(parsed, dict):
-        user_id = user_id or (parsed["user_id"] if isinstance(parsed.get("user_id"), str) else None)
-        message_id = parsed.get("message_id")
-        message_id = str(message_id) if message_id is not None else None
+    user_id, message_id, _ = line_ids(row.user_id, row.row or "")
     return stones.names(user_id, message_id)
+
+
+def line_ids(user_id: str | None, raw: str) -> tuple[str | None, str | None, bool]:
+    """Whose a quarantined line is: its recorded user, else the user its raw text parses
+    to, the message id it parses to, and whether it parsed to a JSON object at all."""
+    try:
+        parsed = json.loads(raw)
+    except (ValueError, RecursionError):
+        return user_id, None, False
+    if not isinstance(parsed, dict):
+        return user_id, None, False
+    owner, said = parsed.get("user_id"), parsed.get("message_id")
+    owner = user_id or (owner if isinstance(owner, str) else None)
+    return owner, (str(said) if said is not None else None), True
