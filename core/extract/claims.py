@@ -59,8 +59,10 @@ _CHANGE_CUES = re.compile(
 _CLAUSE_END = re.compile(
     r"\s*(?:[,;:!?()\[\]]|"
     + "".join(rf"(?<!\b{t})" for t in sorted(TITLES))  # "Dr. Maya" goes on
-    + r"\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|cause|since|so\s+that|which|who|while"
-    r"|when|though|although|whereas)\b|\band\s+(?:i|it|we|he|she|they|that|this|then|now|my)\b"
+    + r"\.(?:\s|$)|(?:\s|(?<=\w))[-–—]\s|\b(?:but|because|since|so\s+that|which|who"
+    r"|when|though|although|whereas)\b|(?<!\ba\s)\bwhile\b"  # "for a while" goes on
+    r"|(?<!\bthe\s)(?<!\ba\s)\bcause\b"  # "'cause", not "for the cause"
+    r"|\band\s+(?:i|it|we|he|she|they|that|this|then|now|my|our|his|their)\b"
     r"|\band\s+(?=\w+ed\b))",
     re.IGNORECASE,
 )
@@ -69,9 +71,18 @@ _LISTENER = re.compile(r"\b(you|your|yours|yourself|yourselves)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(it|them|those|these|that|this|him|her|us)[.!,]*$", re.I)
 _PRONOUNS = {"he", "she"}
 _DANGLING = re.compile(
-    r"(?:\s+(?:the|a|an|this|that|for|of|on|in|at|to|from|by|since|until|during))+\s*$", re.I
+    r"(?:\s+(?:the|a|an|this|that|for|of|on|in|at|to|from|by|since|until|during|about|around"
+    r"|roughly|nearly|almost|over|approximately|after|before|is|are|was|were))+\s*$",
+    re.I,
 )
-"""Words left hanging where a date was cut out of a value."""
+"""Words left hanging where a date was cut out of a value ("about five years ago")."""
+_GOVERNS_CLAUSE = re.compile(
+    r"(?:\s+(?:for|of|on|in|at|to|from|by|about|with|like|after|before|until))+\s*$", re.I
+)
+"""A preposition whose object was the clause cut away ("a library for when I have kids")."""
+_PERFECT = {"is": "has", "would": "had"}
+""""'s been", "'d been": the contraction is "has"/"had" before a participle, not "is"/"would"."""
+_PERFECT_NEXT = {"been", "got", "gotten"}
 _NEW_CLAUSE = re.compile(
     r"(?i)[\s,;:-]*(?:(?:and|but|so|because|cause|since|though|although|while|when|whereas)\s+)?"
     r"(?:i|we|you|he|she|they|it|there|my|our|his|her|their)\b"
@@ -203,6 +214,8 @@ def _predicate(words: list[str], first_person: bool) -> tuple[str, list[str], bo
     if modal:
         perfect = " have" if any(a in _HAVE for a in aux) else ""
         head = f"{modal}{perfect} {head}"
+    elif "been" in aux and head.endswith("ing") and (have := [a for a in aux if a in _HAVE]):
+        head = f"{have[0]} been {head}"  # "I'd been wanting to": "had been wanting to"
     elif first_person and not be_forms and not any(a in _HAVE | {"did"} for a in aux):
         head = third_person(head)
     i += 1
@@ -235,8 +248,12 @@ def _own_property(words: list[str]) -> tuple[str, list[str], bool] | None:
 
 def _participle_follows(words: list[str], start: int) -> bool:
     """'have (always) felt' is perfect aspect; 'have two dogs' is possession."""
+    after_been = False
     for word in words[start:]:
         low = word.lower()
+        if after_been and low.endswith("ing"):  # "had been wanting": perfect progressive
+            return True
+        after_been = after_been or low == "been"
         if low not in _ADVERBS and low != "n't":
             return low.endswith("ed") or low in _IRREGULAR_PARTICIPLES
     return False
@@ -250,6 +267,8 @@ def _value(words: list[str], date_spans: list[str]) -> tuple[str, str]:
     rest = ""
     if end:
         text, rest = text[: end.start()], text[end.start() :]
+        if end.group(0)[-1:].isalpha():  # cut before a word: no preposition left without it
+            text = _GOVERNS_CLAUSE.sub("", text)
     for span in date_spans:
         cut = re.sub(rf"\s*\b(?:on\s+|in\s+)?{re.escape(span)}\b", "", text)
         if cut != text:  # "my trips for the next year" → "my trips", not "my trips for the"
@@ -264,6 +283,15 @@ def _own_clause_dates(dates: list[tuple[str, date]], rest: str) -> list[tuple[st
     if not _NEW_CLAUSE.match(rest):
         return dates
     return [(span, day) for span, day in dates if span not in rest]
+
+
+def _perfect_aspect(words: list[str]) -> list[str]:
+    """ "that's been" → "that has been", "I'd been" → "I had been" (`_expand` read "is" and
+    "would", not seeing the participle after them)."""
+    return [
+        _PERFECT.get(w, w) if i + 1 < len(words) and words[i + 1].lower() in _PERFECT_NEXT else w
+        for i, w in enumerate(words)
+    ]
 
 
 def _tidy(text: str) -> str:
@@ -307,7 +335,7 @@ def sentence_claim(
         for raw in tokens
         for w in (_expand(raw) if "'" in raw or "’" in raw or len(raw) == 5 else (raw,))
     ]
-    words = _strip_lead(words, ctx.names)
+    words = _perfect_aspect(_strip_lead(words, ctx.names))
     owner = ctx.names.resolve(normalize_name(speaker))
     predicate = _own_property(words)
     subject, rest = (owner, words) if predicate else _subject(words, owner, ctx)

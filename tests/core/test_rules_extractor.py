@@ -257,6 +257,35 @@ def test_a_later_clause_keeps_its_date_and_a_cut_date_leaves_no_dangling_words(
     ]
 
 
+def test_a_cut_leaves_a_whole_phrase_on_locomo_sentences(extractor: RuleExtractor) -> None:
+    """Sentences from LoCoMo dev whose values ended mid-phrase on the pages (issue 34): a
+    preposition whose object was cut away (a date, or the clause after it) goes with it;
+    "for a while", "for the cause" and "time- it" are read as English writes them; "'s been"
+    and "'d been" are "has been" and "had been"."""
+    draft = one(
+        extractor,
+        ("Caroline", "I'm creating a library for when I have kids."),
+        ("Caroline", "I started playing acoustic guitar about five years ago; it's great."),
+        ("Sam", "I wanted to chat about something that's been bothering me lately..."),
+        ("Maria", "I'd been wanting to try yoga for a while and finally took the plunge."),
+        ("Maria", "I tried my hand at surfing for the first time- it was so exciting!"),
+        ("John", "I'm a shooting guard for the team and our season opener is next week!"),
+        ("Maria", "We'll find some awesome people for the cause."),
+        ("Maria", "I need something to deal with, but it is hard."),
+    )
+    got = [(c.attribute, c.value, c.event_time) for c in draft.claims]
+    assert got == [
+        ("creating", "a library", None),  # was "a library for"
+        ("started", "playing acoustic guitar", "2018-05-08"),  # was "… guitar about"
+        ("wanted to", "chat about something that has been bothering me", None),
+        ("had been wanting to", "try yoga for a while and finally took the plunge", None),
+        ("tried", "my hand at surfing for the first time", None),  # was "… time- it was"
+        ("is", "a shooting guard for the team", None),  # was "… our season opener is", dated
+        ("will find", "some awesome people for the cause", None),  # was "… for the"
+        ("need", "something to deal with", None),  # cut at a comma: the phrase is whole
+    ]
+
+
 def test_saying_ones_own_name_is_no_fact(extractor: RuleExtractor) -> None:
     draft = one(extractor, ("Melanie", "Hi! I'm Melanie. I'm a nurse."))
     assert [(c.attribute, c.value) for c in draft.claims] == [("is", "a nurse")]
