@@ -92,6 +92,9 @@ _TRAILING_ADVERBS = re.compile(
     r"(?:\s+(?:any\s?more|lately|recently|again|though|too|now|either))+$", re.IGNORECASE
 )
 _CLAUSE_JOINS = {"so"}
+_SUBORDINATORS = set(
+    "since when whenever after before if although though while because as once until unless".split()
+)
 _MOVE = re.compile(r"(?:will |going to )?(?:move|moves|moved|moving|relocat\w+) to")
 """A move says where the subject lives from then on: one slot with "lives in"."""
 _NEW_JOB_VERBS = {"got", "landed", "accepted", "started", "took", "gets", "starts", "takes"}
@@ -273,7 +276,9 @@ def _value(words: list[str], date_spans: list[str]) -> tuple[str, str]:
         cut = re.sub(rf"\s*\b(?:on\s+|in\s+)?{re.escape(span)}\b", "", text)
         if cut != text:  # "my trips for the next year" → "my trips", not "my trips for the"
             text = _DANGLING.sub("", cut)
-    text = _TRAILING_ADVERBS.sub("", text.strip(" .,!;:"))
+    text, adverbs = _TRAILING_ADVERBS.subn("", text.strip(" .,!;:"))
+    if adverbs:  # "playing mostly online for now" → "playing mostly online"
+        text = _DANGLING.sub("", text)
     return " ".join(text.split()[:MAX_VALUE_WORDS]).strip(" .,!;:"), rest
 
 
@@ -304,14 +309,17 @@ def _tidy(text: str) -> str:
 def _first_person_clause(words: list[str]) -> list[str]:
     """The words from a later first-person clause ("As of last week, I live in ...", "Ciarán
     got a job there, so we're moving"), if any: an "I"/"we" within the first few words of the
-    sentence, or after a comma (and "so")."""
+    sentence, or after a comma or dash (and "so"); not one that opens a subordinate clause
+    ("Since we last spoke, I took my kids to a park": the claim is the park)."""
     for i, word in enumerate(words[1:], start=1):
         if word.lower() not in _FIRST_PERSON:
             continue
         before = words[i - 1].lower()
+        if before in _SUBORDINATORS:  # "Since we last spoke, I took …": not the main clause
+            continue
         if before in _CLAUSE_JOINS and i >= 2:
             before = words[i - 2]
-        if before in {",", ";", ":"} or i <= 4:
+        if before in {",", ";", ":", "-", "–", "—"} or i <= 4:
             return words[i:]
     return []
 

@@ -11,7 +11,7 @@ one line per distinct fact, its sources merged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from arborwiki.core.records import Claim
@@ -29,20 +29,28 @@ class Fact:
     sources: list[str]
 
 
-def ranked_facts(claims: Sequence[Claim], words: set[str]) -> list[Fact]:
-    """The active, readable, dated claims sharing a stem with `words`, most shared first,
-    then newest; a fact said twice (the same clause, on any day) is one line with both
-    sources. Undated claims say what their messages say; a dated one adds the day a
-    relative date named ("yesterday" said on 8 May 2023), which no message holds."""
+def ranked_facts(
+    claims: Sequence[Claim], words: set[str], shown: Set[str] = frozenset()
+) -> list[Fact]:
+    """The active, readable claims sharing a stem with `words`: those of the `shown`
+    messages (in the context already) first, then the rest, each most shared first, then
+    newest; a fact said twice (the same clause, on any day) is one line with both sources.
+    A dated claim adds the day a relative date named ("yesterday" said on 8 May 2023), which
+    no message holds; an undated one only what its messages say, so it is a line only when
+    none of them is shown. (Facts of the shown messages first: on the long set at 1K, where
+    the routed pages' facts came first, they crowded out the days of the evidence at hand,
+    answer recall 0.752 against 0.767.)"""
     scored = []
     for claim in claims:
         if claim.status != "active" or not readable_fact(claim):
             continue
-        if claim.event_time is None:  # what the messages say already, in other words
+        is_shown = bool(shown.intersection(claim.source_message_ids))
+        if claim.event_time is None and is_shown:
             continue
         shared = len(words & stems(f"{claim.attribute} {claim.value}"))
         if shared:
-            scored.append((-shared, -claim.recorded_at.timestamp(), claim.claim_id, claim))
+            when = -claim.recorded_at.timestamp()
+            scored.append((not is_shown, -shared, when, claim.claim_id, claim))
     facts: dict[str, Fact] = {}
     for *_, claim in sorted(scored):
         text = fact_text(claim)

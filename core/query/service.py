@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 from pydantic import TypeAdapter
@@ -314,19 +314,28 @@ class QueryService:
     ) -> Budget:
         """Step 3: admit evidence messages (see core.query.evidence) within the budget; the
         `first` messages (those the claim lines cite) before any other."""
+        return self.admission(route, budget_tokens, first)(budget_tokens)
+
+    def admission(
+        self, route: Route, budget_tokens: int, first: list[MessageRef] | None = None
+    ) -> Callable[[int], Budget]:
+        """`evidence_order` for any number of tokens: the hits are ranked and their threads
+        read once (for `budget_tokens`), the admission is run per call."""
         hits = self.evidence_hits(route, budget_tokens)
         expanded = self.expanded_trajectories(route)
-        return expand_evidence(
+        neighbours = self._neighbours(route.user_id, hits, set(expanded))
+        qc = self.cfg.query
+        return partial(
+            expand_evidence,
             hits,
             expanded,
-            self._neighbours(route.user_id, hits, set(expanded)),
-            budget_tokens,
-            self.cfg.tokens,
-            0 if self._no_replies(route.info) else self.cfg.query.reply_hits,
-            self.cfg.query.expand_threads,
-            self.cfg.query.reply_max_tokens or None,
-            self.cfg.query.replies_to_questions_only,
-            first,
+            neighbours,
+            rule=self.cfg.tokens,
+            reply_hits=0 if self._no_replies(route.info) else qc.reply_hits,
+            threads=qc.expand_threads,
+            reply_max_tokens=qc.reply_max_tokens or None,
+            replies_to_questions_only=qc.replies_to_questions_only,
+            first=first,
         )
 
     def _cited(self, user_id: str, ids: Sequence[str], room: int) -> list[MessageRef]:
@@ -352,20 +361,26 @@ class QueryService:
 
     def evidence(self, route: Route, budget_tokens: int | None = None) -> QueryResult:
         """Step 3 for a routed question: claim lines (changed and current beliefs) and the
-        messages they cite first, together at most `claim_budget_share` of the budget, then
-        evidence messages in the rest. No model is called here: answering over this evidence
-        is core.answer.Answerer.answer."""
+        messages they cite first, together at most `claim_budget_share` of what the fact
+        room (`_fact_room`) leaves, then evidence messages, then fact lines in the room,
+        chosen knowing which messages are in (an undated fact whose message is there says
+        nothing new); the room they leave goes back to messages. No model is called here:
+        answering over this evidence is core.answer.Answerer.answer."""
         qc = self.cfg.query
         _at_least_one("budget_tokens", budget_tokens)
         budget_tokens = budget_tokens or qc.budget_tokens
-        facts, fact_tokens = self._facts(route, self._fact_room(route, budget_tokens))
-        budget_tokens -= fact_tokens
-        share = int(budget_tokens * qc.claim_budget_share)
+        room = self._fact_room(route, budget_tokens)
+        share = int((budget_tokens - room) * qc.claim_budget_share)
         claims, claim_tokens = self._claims(route, share)
         # The new value's source before the old one's: what holds now, if only one fits.
         cited = [m for c in claims for m in (*c.replaced_by_message_ids, *c.source_message_ids)]
         first = self._cited(route.user_id, cited, share - claim_tokens)
-        admitted = self.evidence_order(route, budget_tokens - claim_tokens, first)
+        rest = budget_tokens - claim_tokens
+        admit = self.admission(route, rest, first)
+        admitted = admit(rest - room)
+        facts, fact_tokens = self._facts(route, room, [a.ref for a in admitted.admitted])
+        if fact_tokens < room:  # the room fact lines left goes back to messages
+            admitted = admit(rest - fact_tokens)
         user_id, question = route.user_id, route.info.text
         pages, chosen, trajectories = route.pages, route.chosen, route.trajectories
         by_id = {t.trajectory_id: t for t in trajectories}
@@ -436,15 +451,27 @@ class QueryService:
             scale = min(1.0, self._slots(route, budget_tokens) / qc.fact_full_weight_slots)
         return int(budget_tokens * qc.fact_budget_share * scale)
 
-    def _facts(self, route: Route, budget_tokens: int) -> tuple[list[ClaimLine], int]:
-        """Fact lines (core/query/facts.py) of the claims on the routed pages' trajectories,
-        best first, while they fit `budget_tokens`: the wiki's route into the context."""
-        if budget_tokens <= 0 or not route.pages:
+    def _facts(
+        self, route: Route, budget_tokens: int, shown: Sequence[MessageRef]
+    ) -> tuple[list[ClaimLine], int]:
+        """Fact lines (core/query/facts.py), best first, while they fit `budget_tokens`: the
+        claims of the routed pages' threads (the wiki's route into the context), and the
+        dated claims of the `shown` messages (those in the context), whose line adds the day a
+        relative date named ("yesterday", said on 8 May) that no message holds."""
+        if budget_tokens <= 0:
             return [], 0
+        user_id = route.user_id
+        shown_ids = {r.message.message_id for r in shown}
         ids = dict.fromkeys(t for p in route.pages for t in p.record.trajectory_ids)
-        claims = self.reader.claims(route.user_id, list(ids))
+        claims = self.reader.claims(user_id, list(ids))
+        others = [t for t in dict.fromkeys(r.trajectory_id for r in shown) if t and t not in ids]
+        claims += [
+            c
+            for c in self.reader.claims(user_id, others)
+            if c.event_time is not None and shown_ids.intersection(c.source_message_ids)
+        ]
         lines, used = [], 0
-        for fact in ranked_facts(claims, subject_free_stems(route.info)):
+        for fact in ranked_facts(claims, subject_free_stems(route.info), shown_ids):
             line = ClaimLine(
                 claim_id=fact.claim_id,
                 text=fact.text,

@@ -79,15 +79,25 @@ def test_fact_lines_are_third_person_clauses_with_day_and_sources() -> None:
     assert third_person("I'm sure my mom and I will") == "They're sure their mom and they will"
 
 
-def test_ranked_facts_keep_dated_claims_that_share_the_question_words_one_line_a_fact() -> None:
+def test_ranked_facts_keep_claims_that_share_the_question_words_one_line_a_fact() -> None:
     first = claim("c1", "s1", "t1", "lost", "my job at Door Dash", 3, ["D1:3"], subject="gina")
     again = claim("c2", "s2", "t1", "lost", "my job at Door Dash", 9, ["D6:4"], subject="gina")
     other = claim("c3", "s3", "t1", "opened", "a clothing store", 5, ["D2:1"], subject="gina")
     undated = claim("c4", "s4", "t1", "lost", "a bet", 2, ["D3:1"], subject="gina")
     undated = undated.model_copy(update={"event_time": None})
-    facts = ranked_facts([first, again, other, undated], {"job", "lost"})
-    assert [f.text for f in facts] == ["Gina lost their job at Door Dash (2023-01-09)"]
+    claims = [first, again, other, undated]
+    facts = ranked_facts(claims, {"job", "lost"})
+    job = "Gina lost their job at Door Dash (2023-01-09)"
+    assert [f.text for f in facts] == [job, "Gina lost a bet (2023-01-02)"]  # 2 words, then 1
     assert facts[0].sources == ["D6:4", "D1:3"]  # the newer saying first, then the older
+    # An undated claim whose message is in the context says nothing new; a dated one adds
+    # the day its relative date named.
+    shown = {"D3:1", "D1:3", "D6:4"}
+    assert [f.text for f in ranked_facts(claims, {"job", "lost"}, shown)] == [job]
+    # The facts of the messages in the context come first, whatever words they share.
+    store = "Gina opened a clothing store (2023-01-05)"
+    got = ranked_facts(claims, {"job", "lost", "opened"}, {"D2:1"})
+    assert [f.text for f in got] == [store, job, "Gina lost a bet (2023-01-02)"]
 
 
 def test_a_deprecating_claim_reads_as_the_end_of_the_belief() -> None:

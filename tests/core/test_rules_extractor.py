@@ -272,6 +272,7 @@ def test_a_cut_leaves_a_whole_phrase_on_locomo_sentences(extractor: RuleExtracto
         ("John", "I'm a shooting guard for the team and our season opener is next week!"),
         ("Maria", "We'll find some awesome people for the cause."),
         ("Maria", "I need something to deal with, but it is hard."),
+        ("John", "I'm playing mostly online for now, but I also joined a chess club."),
     )
     got = [(c.attribute, c.value, c.event_time) for c in draft.claims]
     assert got == [
@@ -283,6 +284,29 @@ def test_a_cut_leaves_a_whole_phrase_on_locomo_sentences(extractor: RuleExtracto
         ("is", "a shooting guard for the team", None),  # was "… our season opener is", dated
         ("will find", "some awesome people for the cause", None),  # was "… for the"
         ("need", "something to deal with", None),  # cut at a comma: the phrase is whole
+        ("playing", "mostly online", None),  # was "mostly online for" ("now" cut)
+    ]
+
+
+def test_the_main_clause_is_the_claim_not_a_leading_subordinate_one(
+    extractor: RuleExtractor,
+) -> None:
+    """LoCoMo dev D7:1 and D15:2 gave "caroline lasts spoke" from "since we last spoke" and
+    lost the conference and the park, with the day their relative dates name."""
+    draft = one(
+        extractor,
+        ("Caroline", "Since we last spoke, I took my kids to a park yesterday."),
+        (
+            "Caroline",
+            "So much has happened since we last spoke - I went to a conference two days ago.",
+        ),
+        ("Caroline", "When I was a kid, I loved painting."),
+    )
+    got = [(c.attribute, c.value, c.event_time) for c in draft.claims]
+    assert got == [
+        ("took", "my kids to a park", "2023-05-07"),
+        ("went to", "a conference", "2023-05-06"),
+        ("loved", "painting", None),
     ]
 
 
