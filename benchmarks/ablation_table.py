@@ -15,6 +15,7 @@ import sys
 
 PARTS = {
     "no_wiki": "− wiki routing",
+    "with_pages": "+ wiki routing (off by default since issue 34)",
     "coverage_terms": "+ S(T) coverage terms (off by default)",
     "no_expansion": "− reply / thread expansion",
     "no_claims": "− changed-belief claims",

@@ -26,7 +26,7 @@ from arborwiki.core.evaluation.variants import Variants
 from arborwiki.core.query.service import QueryService
 from arborwiki.storage.archive.locomo import read_locomo_qa
 
-ROUTED_VARIANTS = {"arborwiki": True, "no_wiki": False}  # variant → routes with pages
+ROUTED_VARIANTS = {"arborwiki": None, "no_wiki": False, "with_pages": True}  # None: the default
 
 
 class MemoReader:

@@ -314,7 +314,14 @@ class QueryConfig(Section):
     """Queries: routing to pages, the selection score S(T) of core/query/selection.py, and
     the token budget spent on evidence."""
 
-    top_pages: int = Field(8, ge=1, description="t: pages routed to")
+    page_route: bool = Field(
+        False,
+        description="route a question through the wiki's pages too: their threads join the "
+        "candidates, the messages they cite rank, their claims fill fact lines (off: on both "
+        "dev sets within ±0.008 answer recall of the hits' route alone once fact lines come "
+        "from the context's messages; docs/fact-lines-and-pages.md)",
+    )
+    top_pages: int = Field(8, ge=1, description="t: pages routed to (with page_route)")
     message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
     route_hits: int = Field(20, ge=0, description="top message hits whose trajectories join C_q")
     reply_hits: int = Field(

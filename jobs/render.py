@@ -10,14 +10,18 @@ TITLE_SEPARATOR = "; "
 
 
 def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
-    """Pages routed, trajectories chosen, and evidence lines with [message_id] citations.
+    """Pages routed (if any), trajectories chosen, and evidence lines with [message_id]
+    citations.
     Titles are listed with "; " between them: a trajectory's title is itself a list of
     terms ("beef, chili"), and two titles must not read as three."""
     lines = [f"Q ({result['user_id']}): {result['question']}"]
-    pages = TITLE_SEPARATOR.join(f"{p['kind']}:{p['title']}" for p in result["pages"][:4])
-    lines.append(f"  routed pages: {pages or '-'}  | candidates={result['candidate_trajectories']}")
+    if result["pages"]:  # with query.page_route on
+        pages = TITLE_SEPARATOR.join(f"{p['kind']}:{p['title']}" for p in result["pages"][:4])
+        lines.append(f"  routed pages: {pages}")
     chosen = TITLE_SEPARATOR.join(t["title"] for t in result["trajectories"][:4])
-    lines.append(f"  trajectories: {chosen or '-'}")
+    lines.append(
+        f"  trajectories: {chosen or '-'}  | candidates={result['candidate_trajectories']}"
+    )
     evidence = result["evidence"]  # in rank order: the best first
     for e in evidence[:max_evidence]:
         lines.append(f"  [{e['message_id']}] {e['timestamp'][:10]} {e['speaker']}: {e['text']}")

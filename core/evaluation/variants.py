@@ -21,6 +21,7 @@ from arborwiki.core.tokens import count_tokens
 VARIANTS = (
     "arborwiki",
     "no_wiki",
+    "with_pages",
     "wiki_only",
     "latest_snapshot",
     "flat_bm25",
@@ -29,7 +30,8 @@ VARIANTS = (
     "full_context",
 )
 # Ablations: arborwiki with one structural part switched off (config overrides on the same
-# store). `no_wiki` (no page routing) is a variant above.
+# store). `no_wiki` (no page routing) and `with_pages` (page routing, off by default since
+# issue 34) are variants above.
 ABLATIONS: dict[str, dict[str, object]] = {
     # The S(T) coverage terms switched back on (off by default since they were measured to
     # cost coverage): what the coverage-aware greedy S(T) adds over the top k by s_rank.
@@ -95,8 +97,11 @@ class Variants:
         self._routes: dict[tuple[str, str, bool], Route] = {}
         self._ablated: dict[str, QueryService] = {}
 
-    def route(self, qa: QA, use_pages: bool = True) -> Route:
-        """Routing is shared by the variants that differ only after it (one question at a time)."""
+    def route(self, qa: QA, use_pages: bool | None = None) -> Route:
+        """Routing is shared by the variants that differ only after it (one question at a
+        time); `use_pages` None is the service's default (`query.page_route`)."""
+        if use_pages is None:
+            use_pages = self.service.cfg.query.page_route
         key = (qa.user_id, qa.question, use_pages)
         if key not in self._routes:
             if len(self._routes) > 8:
@@ -156,7 +161,10 @@ class Variants:
         return self.answered(self.route(qa), budgets)
 
     def no_wiki(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
-        return self.answered(self.service.route(qa.user_id, qa.question, use_pages=False), budgets)
+        return self.answered(self.route(qa, use_pages=False), budgets)
+
+    def with_pages(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
+        return self.answered(self.route(qa, use_pages=True), budgets)
 
     def latest_snapshot(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
         """Only the latest snapshot of each selected trajectory, in selection order."""
@@ -171,7 +179,7 @@ class Variants:
     def wiki_only(self, qa: QA, budgets: list[int]) -> dict[int, Context]:
         """The routed pages alone: a gold message counts when a page quotes its text; the
         ids pages only cite are reported as cited, not present."""
-        route = self.route(qa)
+        route = self.route(qa, use_pages=True)
         known = self.user(qa.user_id).refs
         texts = {m: r.message.text for m, r in known.items()}
         rule = self.service.cfg.tokens

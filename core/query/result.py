@@ -77,12 +77,15 @@ class ClaimLine(BaseModel):
 
 
 class QueryResult(BaseModel):
-    """A question's evidence: routed pages, selected trajectories, cited messages in rank
-    order, and claim lines (changed beliefs, `now:` values, facts)."""
+    """A question's evidence: selected trajectories, cited messages in rank order, claim
+    lines (changed beliefs, `now:` values, facts), and the wiki pages it was routed through
+    (with `query.page_route`, off by default)."""
 
     user_id: str = Field(description="the memory owner asked about")
     question: str = Field(description="the question as asked")
-    pages: list[PageRef] = Field(description="wiki pages routed to, best first")
+    pages: list[PageRef] = Field(
+        description="wiki pages routed to, best first (empty unless query.page_route is on)"
+    )
     candidate_trajectories: int = Field(description="trajectories the routing considered")
     trajectories: list[SelectedTrajectory] = Field(description="those selected, best first")
     evidence: list[EvidenceMessage] = Field(description="cited messages, best first")

@@ -113,15 +113,17 @@ class QueryService:
         self.reader, self.embedder, self.cfg = reader, embedder, cfg
 
     def route(
-        self, user_id: str, question: str, k: int | None = None, use_pages: bool = True
+        self, user_id: str, question: str, k: int | None = None, use_pages: bool | None = None
     ) -> Route:
-        """Steps 1–2: pages and message hits → C_q → greedy S(T) selection."""
+        """Steps 1–2: pages (`use_pages`, default `query.page_route`) and message hits → C_q
+        → greedy S(T) selection."""
         if not user_id:
             raise ValueError("user_id is required")
         if not question.strip():
             raise ValueError("question is empty")
         _at_least_one("k", k)
         qc = self.cfg.query
+        use_pages = qc.page_route if use_pages is None else use_pages
         vector = np.asarray(self.embedder.embed([question])[0]).tolist()
         # Searches run in memory over the user's rows (a fraction of a millisecond each), so
         # one after the other: a thread hop would cost more than it overlaps.

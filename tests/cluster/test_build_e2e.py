@@ -60,7 +60,9 @@ def test_rerun_skips_done_shards_and_writes_nothing(example_store, cfg: Config) 
 
 def test_query_actor_cites_only_the_users_own_messages(example_store, cfg: Config) -> None:
     store_dir, _ = example_store
-    actor = start_query_actor(str(store_dir), cfg, detached=False)
+    routed = cfg.model_copy(deep=True)
+    routed.query.page_route = True  # off by default: the routed pages are the user's too
+    actor = start_query_actor(str(store_dir), routed, detached=False)
     store = LanceStore(store_dir)
     for user in ("alice", "o'connor"):
         result = ray.get(actor.query.remote(user, "Where do they live now?", 5, 300))

@@ -77,7 +77,7 @@ def test_files_and_shape(metrics: tuple[dict, Path]) -> None:
     assert on_disk["questions"] == 2  # category 5 excluded, D9:9 resolves to nothing
     assert on_disk["unresolved_gold_ids"] == 1 and on_disk["questions_without_gold"] == 1
     assert set(on_disk["variants"]) == {
-        "arborwiki", "no_wiki", "wiki_only", "latest_snapshot",
+        "arborwiki", "no_wiki", "with_pages", "wiki_only", "latest_snapshot",
         "flat_bm25", "flat_dense", "flat_hybrid", "full_context",
     }  # fmt: skip
     cell = on_disk["variants"]["flat_bm25"]["14"]["all"]

@@ -64,3 +64,11 @@ def test_the_room_fact_lines_leave_goes_back_to_messages(store: str) -> None:
     result = open_service(store, cfg).query("mel", QUESTION, budget_tokens=120)
     assert len(result.evidence) == len(TURNS)
     assert 60 < result.context_tokens <= 120
+
+
+def test_the_page_route_is_off_by_default_and_on_when_asked(store: str) -> None:
+    """Measured as no gain once fact lines come from the context's messages (issue 34):
+    `query.page_route` off routes by message hits alone; on, the wiki's pages join."""
+    assert open_service(store, load_config()).query("mel", QUESTION).pages == []
+    on = open_service(store, load_config(overrides=["query.page_route=true"]))
+    assert on.query("mel", QUESTION).pages

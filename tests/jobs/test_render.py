@@ -91,5 +91,7 @@ def test_titles_that_are_lists_stay_apart() -> None:
         {"kind": "entity", "title": "bob"},
     ]
     lines = render_result(result).splitlines()
-    assert lines[1] == "  routed pages: topic:burger and dinner; entity:bob  | candidates=3"
-    assert lines[2] == "  trajectories: beef, chili; goal, hail, mary"
+    assert lines[1] == "  routed pages: topic:burger and dinner; entity:bob"
+    assert lines[2] == "  trajectories: beef, chili; goal, hail, mary  | candidates=3"
+    result["pages"] = []  # the page route off (the default): no line for it
+    assert render_result(result).splitlines()[1].startswith("  trajectories: beef, chili")
