@@ -30,7 +30,7 @@ def main() -> None:
     args = ap.parse_args()
     questions = read_locomo_qa(args.file)[: args.n]
     services = {
-        "before (fusion off)": open_service(args.store, load_config(overrides=args.off)),
+        "before (--off overrides)": open_service(args.store, load_config(overrides=args.off)),
         "after (defaults)": open_service(args.store, load_config()),
     }
     times: dict[str, list[float]] = {name: [] for name in services}
