@@ -311,18 +311,12 @@ class QueryService:
         date answers)."""
         return asks_when(info.text)
 
-    def evidence_order(
-        self, route: Route, budget_tokens: int, first: list[MessageRef] | None = None
-    ) -> Budget:
-        """Step 3: admit evidence messages (see core.query.evidence) within the budget; the
-        `first` messages (those the claim lines cite) before any other."""
-        return self.admission(route, budget_tokens, first)(budget_tokens)
-
     def admission(
         self, route: Route, budget_tokens: int, first: list[MessageRef] | None = None
     ) -> Callable[[int], Budget]:
-        """`evidence_order` for any number of tokens: the hits are ranked and their threads
-        read once (for `budget_tokens`), the admission is run per call."""
+        """Step 3: admit evidence messages (see core.query.evidence) within any number of
+        tokens, the `first` messages (those the claim lines cite) before any other. The hits
+        are ranked and their threads read once (for `budget_tokens`); each call admits."""
         hits = self.evidence_hits(route, budget_tokens)
         expanded = self.expanded_trajectories(route)
         neighbours = self._neighbours(route.user_id, hits, set(expanded))
@@ -462,15 +456,14 @@ class QueryService:
         relative date named ("yesterday", said on 8 May) that no message holds."""
         if budget_tokens <= 0:
             return [], 0
-        user_id = route.user_id
         shown_ids = {r.message.message_id for r in shown}
-        ids = dict.fromkeys(t for p in route.pages for t in p.record.trajectory_ids)
-        claims = self.reader.claims(user_id, list(ids))
-        others = [t for t in dict.fromkeys(r.trajectory_id for r in shown) if t and t not in ids]
-        claims += [
+        paged = {t for p in route.pages for t in p.record.trajectory_ids}
+        wanted = paged | {r.trajectory_id for r in shown if r.trajectory_id}
+        claims = [
             c
-            for c in self.reader.claims(user_id, others)
-            if c.event_time is not None and shown_ids.intersection(c.source_message_ids)
+            for c in self.reader.claims(route.user_id, sorted(wanted))
+            if c.trajectory_id in paged
+            or (c.event_time is not None and shown_ids.intersection(c.source_message_ids))
         ]
         lines, used = [], 0
         for fact in ranked_facts(claims, subject_free_stems(route.info), shown_ids):
