@@ -79,7 +79,8 @@ _DANGLING = re.compile(
 _GOVERNS_CLAUSE = re.compile(
     r"(?:\s+(?:for|of|on|in|at|to|from|by|about|with|like|after|before|until))+\s*$", re.I
 )
-"""A preposition whose object was the clause cut away ("a library for when I have kids")."""
+"""A preposition whose object was cut away: a clause ("a library for when I have kids") or a
+trailing adverb ("mostly online for now")."""
 _PERFECT = {"is": "has", "would": "had"}
 """"'s been", "'d been": the contraction is "has"/"had" before a participle, not "is"/"would"."""
 _PERFECT_NEXT = {"been", "got", "gotten"}
@@ -278,7 +279,7 @@ def _value(words: list[str], date_spans: list[str]) -> tuple[str, str]:
             text = _DANGLING.sub("", cut)
     text, adverbs = _TRAILING_ADVERBS.subn("", text.strip(" .,!;:"))
     if adverbs:  # "playing mostly online for now" → "playing mostly online"
-        text = _DANGLING.sub("", text)
+        text = _GOVERNS_CLAUSE.sub("", text)
     return " ".join(text.split()[:MAX_VALUE_WORDS]).strip(" .,!;:"), rest
 
 

@@ -273,6 +273,7 @@ def test_a_cut_leaves_a_whole_phrase_on_locomo_sentences(extractor: RuleExtracto
         ("Maria", "We'll find some awesome people for the cause."),
         ("Maria", "I need something to deal with, but it is hard."),
         ("John", "I'm playing mostly online for now, but I also joined a chess club."),
+        ("John", "I've seen a lot of that too."),  # points back at "that": no claim
     )
     got = [(c.attribute, c.value, c.event_time) for c in draft.claims]
     assert got == [
