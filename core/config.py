@@ -462,9 +462,18 @@ class QueryConfig(Section):
         0.1,
         ge=0,
         lt=1,
-        description="most of the budget that fact lines take: the active, dated claims of the "
-        "routed pages that share the question's words, as whole third-person clauses with "
-        "their day and sources (core/query/facts.py); fit on LoCoMo dev answer recall",
+        description="most of the budget that fact lines take: the active claims of the "
+        "context's messages (dated) and of the routed pages that share the question's words, "
+        "as whole third-person clauses with their day and sources (core/query/facts.py); "
+        "fit on LoCoMo dev answer recall",
+    )
+    when_fact_messages: int = Field(
+        3,
+        ge=0,
+        description='a "when" question also gets the dated claims of the context\'s first '
+        "this many messages, whatever their words: the day is the answer, and the claim that "
+        'holds it may share no word with the question ("met this amazing woman" for "When '
+        'did Maria meet Jean?")',
     )
     fact_full_weight_slots: int = Field(
         10,

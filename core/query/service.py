@@ -453,10 +453,12 @@ class QueryService:
         """Fact lines (core/query/facts.py), best first, while they fit `budget_tokens`: the
         claims of the routed pages' threads (the wiki's route into the context), and the
         dated claims of the `shown` messages (those in the context), whose line adds the day a
-        relative date named ("yesterday", said on 8 May) that no message holds."""
+        relative date named ("yesterday", said on 8 May) that no message holds; for a "when"
+        question, those of the first `when_fact_messages` shown ones whatever their words."""
         if budget_tokens <= 0:
             return [], 0
-        shown_ids = {r.message.message_id for r in shown}
+        order = [r.message.message_id for r in shown]  # rank order
+        shown_ids = set(order)
         paged = {t for p in route.pages for t in p.record.trajectory_ids}
         wanted = paged | {r.trajectory_id for r in shown if r.trajectory_id}
         claims = [
@@ -466,7 +468,8 @@ class QueryService:
             or (c.event_time is not None and shown_ids.intersection(c.source_message_ids))
         ]
         lines, used = [], 0
-        for fact in ranked_facts(claims, subject_free_stems(route.info), shown_ids):
+        top = self.cfg.query.when_fact_messages if asks_when(route.info.text) else 0
+        for fact in ranked_facts(claims, subject_free_stems(route.info), order, top):
             line = ClaimLine(
                 claim_id=fact.claim_id,
                 text=fact.text,

@@ -92,12 +92,36 @@ def test_ranked_facts_keep_claims_that_share_the_question_words_one_line_a_fact(
     assert facts[0].sources == ["D6:4", "D1:3"]  # the newer saying first, then the older
     # An undated claim whose message is in the context says nothing new; a dated one adds
     # the day its relative date named.
-    shown = {"D3:1", "D1:3", "D6:4"}
+    shown = ["D3:1", "D1:3", "D6:4"]
     assert [f.text for f in ranked_facts(claims, {"job", "lost"}, shown)] == [job]
     # The facts of the messages in the context come first, whatever words they share.
     store = "Gina opened a clothing store (2023-01-05)"
-    got = ranked_facts(claims, {"job", "lost", "opened"}, {"D2:1"})
+    got = ranked_facts(claims, {"job", "lost", "opened"}, ["D2:1"])
     assert [f.text for f in got] == [store, job, "Gina lost a bet (2023-01-02)"]
+
+
+def test_ranked_facts_match_verbs_by_lemma_and_give_a_when_question_its_days() -> None:
+    """LoCoMo's "When did Maria meet Jean?": the claim that holds the day says "met this
+    amazing woman" — no stem in common with the question, one lemma ("met" → "meet")."""
+    met = claim("c1", "s1", "t1", "met", "this amazing woman", 24, ["D7:1"], subject="maria")
+    class_ = claim("c2", "s2", "t1", "took", "a writing class", 20, ["D7:1"], subject="maria")
+    hike = claim("c3", "s3", "t1", "went on", "a hike", 22, ["D9:2"], subject="maria")
+    late = claim("c4", "s4", "t1", "joined", "a gym", 26, ["D3:1"], subject="maria")
+    claims = [met, class_, hike, late]
+    words = {"meet", "jean"}
+    assert [f.text for f in ranked_facts(claims, words)] == [
+        "Maria met this amazing woman (2023-01-24)"
+    ]
+    # A "when" question: after the claims that share a word, the dated claims of the first
+    # `dated_of_top` shown messages in their rank order, then nothing of the messages below.
+    shown = ["D9:2", "D7:1", "D3:1"]
+    got = [f.text for f in ranked_facts(claims, words, shown, dated_of_top=2)]
+    assert got == [
+        "Maria met this amazing woman (2023-01-24)",
+        "Maria went on a hike (2023-01-22)",
+        "Maria took a writing class (2023-01-20)",
+    ]
+    assert [f.text for f in ranked_facts(claims, {"jean"}, shown, dated_of_top=0)] == []
 
 
 def test_a_deprecating_claim_reads_as_the_end_of_the_belief() -> None:
