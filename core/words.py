@@ -207,6 +207,17 @@ def verb_lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
+def verb_form_lemma(word: str) -> str:
+    """The verb a word can only be a form of ("met" → "meet", "bought" → "buy", "went" →
+    "go"); any other word as it is ("left", "saw", "painting" also name things). A stemmer
+    folds "hiked" into "hike" but not "met" into "meet": irregular forms need the lexicon."""
+    readings = getAllLemmas(word)
+    if readings.keys() != {"VERB"}:
+        return word
+    return readings["VERB"][0]
+
+
+@lru_cache(maxsize=1 << 16)
 def third_singular(word: str) -> str:
     """A bare verb said of one other person ("need" → "needs"); other words as they are
     ("needs", "worked", "can", "goal")."""

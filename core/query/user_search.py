@@ -11,7 +11,9 @@ user's archive never moves this user's scores or order.
 
 Text analysis follows Lance's default full-text tokenizer: words split on anything that is
 not a letter or digit, lower-cased, ASCII-folded, tokens over `MAX_TOKEN_CHARS` dropped,
-stop words removed, Snowball English stems (PyStemmer, the stemmer Lance's tokenizer uses).
+stop words removed, Snowball English stems (PyStemmer, the stemmer Lance's tokenizer uses),
+after a word that can only be a verb's form is read as that verb ("met" → "meet", "bought"
+→ "buy": `core.words.verb_form_lemma`; a stemmer leaves irregular forms apart).
 Lance's stop list is not exposed, so the query side's own function words stand in for it.
 """
 
@@ -27,7 +29,7 @@ import bm25s
 import numpy as np
 import Stemmer
 
-from arborwiki.core.words import FUNCTION_WORDS
+from arborwiki.core.words import FUNCTION_WORDS, verb_form_lemma
 
 MAX_TOKEN_CHARS = 40
 _TOKEN = re.compile(r"[^\W_]+")
@@ -39,7 +41,7 @@ def _analyze_word(word: str) -> str | None:
     folded = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() or word
     if len(folded) > MAX_TOKEN_CHARS or folded in FUNCTION_WORDS:
         return None
-    return _STEMMER.stemWord(folded)
+    return _STEMMER.stemWord(verb_form_lemma(folded))
 
 
 def analyze(text: str) -> list[str]:

@@ -25,6 +25,23 @@ def test_analysis_folds_stems_and_drops_function_words() -> None:
     assert analyze("What is his job now, currently?") == ["job"]
 
 
+def test_an_irregular_verb_form_is_searched_as_its_verb() -> None:
+    """ "When did Maria meet Jean?" must find "I met this amazing woman": a stemmer leaves
+    "met" and "meet" apart. A form that also names a thing ("left", "saw") stays itself."""
+    assert analyze("I met her, bought a car and went hiking") == [
+        "meet",
+        "buy",
+        "car",
+        "go",
+        "hike",
+    ]
+    assert analyze("the saw on the left") == ["saw", "left"]
+    search = UserSearch(
+        ["I met this amazing woman", "we should meet up"], VECTORS[:2], 1.2, 0.75, 60
+    )
+    assert {h.row for h in search.text("When did Maria meet Jean?", limit=10)} == {0, 1}
+
+
 def test_bm25_scores_by_hand() -> None:
     # N = 3 rows of 2, 3 ("and" is a function word) and 1 terms: avgdl = 2. "dog" is in 2.
     idf = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5))
