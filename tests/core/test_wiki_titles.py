@@ -123,6 +123,11 @@ def test_facts_that_do_not_parse_are_not_facts() -> None:
     assert not readable_fact(_claim("lasts", "spoke"))
     assert not readable_fact(_claim("chose", "them '"))
     assert not readable_fact(_claim("will my", "best to make sure these kids have a home"))
+    # A reply to the listener's news is about the listener (LoCoMo dev's conv-41, conv-43).
+    assert not readable_fact(_claim("can imagine", "how tough it must be"))
+    assert not readable_fact(_claim("can imagine", "the thrill of being in that atmosphere"))
+    assert not readable_fact(_claim("understands", "how frustrating it can be"))
+    assert readable_fact(_claim("understands", "French"))
 
 
 def test_number_words_and_words_of_any_script_in_titles() -> None:
