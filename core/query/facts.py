@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from arborwiki.core.records import Claim
 from arborwiki.core.wiki.content import readable_fact
 from arborwiki.core.wiki.text import fact_text
-from arborwiki.core.words import stems, verb_lemma
+from arborwiki.core.words import stems, verb_form_lemma
 
 
 @dataclass(frozen=True)
@@ -35,18 +35,18 @@ def ranked_facts(
     shown: Sequence[str] = (),
     dated_of_top: int = 0,
 ) -> list[Fact]:
-    """The active, readable claims sharing a word with `words` (verbs by their lemma: "met"
-    is "meet"): those of the `shown` messages (in the context already, rank order) first,
-    then the dated claims of the first `dated_of_top` shown messages that share none (a
-    "when" question's day may sit in a claim in other words), then the rest; most shared
-    first, then newest. A fact said twice (the same clause, on any day) is one line with
-    both sources.
+    """The active, readable claims sharing a word with `words` (a word that can only be a
+    verb's form counts as that verb: "met" is "meet", "meeting" stays a meeting): those of
+    the `shown` messages (in the context already, rank order) first, then the dated claims
+    of the first `dated_of_top` shown messages that share none (a "when" question's day may
+    sit in a claim in other words), then the rest; most shared first, then newest. A fact
+    said twice (the same clause, on any day) is one line with both sources.
     A dated claim adds the day a relative date named ("yesterday" said on 8 May 2023), which
     no message holds; an undated one only what its messages say, so it is a line only when
     none of them is shown. (Facts of the shown messages first: on the long set at 1K, where
     the routed pages' facts came first, they crowded out the days of the evidence at hand,
     answer recall 0.752 against 0.767.)"""
-    lemmas = {verb_lemma(w) for w in words}
+    lemmas = {verb_form_lemma(w) for w in words}
     rank = {m: i for i, m in reversed(list(enumerate(shown)))}
     scored = []
     for claim in claims:
@@ -57,7 +57,7 @@ def ranked_facts(
         if claim.event_time is None and is_shown:
             continue
         said = stems(f"{claim.attribute} {claim.value}")
-        shared = len(lemmas & {verb_lemma(w) for w in said})
+        shared = len(lemmas & {verb_form_lemma(w) for w in said})
         when = -claim.recorded_at.timestamp()
         if shared:
             scored.append((not is_shown, -shared, when, claim.claim_id, claim))
