@@ -37,6 +37,7 @@ from arborwiki.core.words import (
     clitic_off,
     normalize_name,
 )
+from arborwiki.core.words import words as words_of
 
 _NOT_AFTER_TITLE = "".join(rf"(?<!\b{t.capitalize()}\.)" for t in sorted(TITLES))
 SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+|\s+(?=\[)")
@@ -196,7 +197,9 @@ def find_mentions(texts: list[str]) -> Mentions:
     found = Mentions()
     for text in texts:
         for title in _QUOTED.findall(text):
-            if len(title.split()) <= 8:
+            # A title of stop words only ('"That" is one of my favorite shows') matches that
+            # word in every message: as an entity it made a page of every claim saying "that".
+            if len(title.split()) <= 8 and not STOP_WORDS.issuperset(words_of(title)):
                 # "The Alchemist" quoted and unquoted is one entity: a span drops the article
                 found.titles.append(_ARTICLE.sub("", normalize_name(title)))
         for sentence in SENTENCE_SPLIT.split(text):

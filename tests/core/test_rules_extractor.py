@@ -122,6 +122,18 @@ def test_entities_normalize_possessives_aliases_and_titles(extractor: RuleExtrac
     assert "hey" not in " ".join(draft.entities) and "thanks" not in draft.entities
 
 
+def test_a_quoted_title_of_stop_words_is_no_entity(extractor: RuleExtractor) -> None:
+    """LoCoMo dev conv-43 quotes a show as "That": as an entity it named a wiki page that
+    gathered every claim saying "that" (four parts of them)."""
+    draft = one(
+        extractor,
+        ("Tim", '"That" is one of my favorite fantasy shows. Have you seen "The Witcher"?'),
+        ("John", 'Yeah, I saw "That"! It\'s amazing.'),
+    )
+    assert "that" not in draft.entities and "that" not in draft.terms
+    assert "witcher" in draft.entities
+
+
 def test_names_joined_by_lower_case_words_stay_one_entity(extractor: RuleExtractor) -> None:
     draft = one(
         extractor,
