@@ -86,7 +86,7 @@ PRONOUNS = frozenset(
 )
 # A reply to the listener's news says nothing of the speaker: "I can imagine how tough it
 # must be", "I understand how frustrating it can be" (one "understands French" is a fact).
-_REPLY = re.compile(r"(?:^|\s)imagine$|(?:^|\s)understands?$")
+_UNDERSTAND = frozenset({"understand", "understands"})
 _REPLY_VALUE = re.compile(r"(?:how|that|what|why|it|those|this)\b")
 LONE_VERBS = frozenset(
     "spoke said went got made did was were been had told saw felt thought came took gave "
@@ -98,7 +98,7 @@ _WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 
 
 def readable_fact(claim: Claim) -> bool:
-    """Whether `claim` reads as a fact line (see PRONOUNS/_REPLY/LONE_VERBS above)."""
+    """Whether `claim` reads as a fact line (see PRONOUNS/_UNDERSTAND/LONE_VERBS above)."""
     attribute = claim.attribute.lower().split()
     value = claim.value.lower().split()
     if not value or PRONOUNS & set(attribute) or not content_words(claim.value):
@@ -107,8 +107,8 @@ def readable_fact(claim: Claim) -> bool:
         return False
     if value_was_cut(claim.value):
         return False
-    said = " ".join(attribute)
-    if _REPLY.search(said) and (said.endswith("imagine") or _REPLY_VALUE.match(value[0])):
+    verb = attribute[-1] if attribute else ""
+    if verb == "imagine" or (verb in _UNDERSTAND and _REPLY_VALUE.match(value[0])):
         return False
     lone = value[0].strip(".,!?'\"") if len(value) == 1 else ""
     return not (lone in LONE_VERBS or lone.endswith("ed"))
