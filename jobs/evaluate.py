@@ -82,6 +82,15 @@ def evaluate_locomo(
                         index.terms_of,
                     )
                 )
+    if not scored_qs:
+        why = (
+            "it was built from another archive (drop --reuse-store, or pass another --store)"
+            if reuse_store
+            else "no gold id of the file names one of its messages"
+        )
+        raise ValueError(
+            f"no question of {file} has a gold message in the store {store_dir}: {why}"
+        )
     metrics = {
         "file": str(file),
         "questions": scored_qs,

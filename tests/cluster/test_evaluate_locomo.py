@@ -122,3 +122,15 @@ def test_arborwiki_respects_budget_and_finds_all_when_it_fits(metrics: tuple[dic
     # returns every message.
     assert ours["100"]["all"]["gold_ref_cov"] == 1.0
     assert ours["100"]["all"]["traj_recall"] == 1.0
+
+
+def test_a_reused_store_of_another_archive_is_a_clear_error(
+    metrics: tuple[dict, Path], tmp_path: Path
+) -> None:
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps([{**SAMPLE, "sample_id": "tiny-2"}]))
+    store = str(metrics[1] / "store")
+    with pytest.raises(ValueError, match="built from another archive"):
+        evaluate_locomo(
+            str(other), str(tmp_path / "out"), [30], load_config(), store, reuse_store=True
+        )
