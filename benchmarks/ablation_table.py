@@ -19,6 +19,7 @@ PARTS = {
     "coverage_terms": "+ S(T) coverage terms (off by default)",
     "no_expansion": "− reply / thread expansion",
     "no_claims": "− changed-belief claims",
+    "no_claim_citations": "− the threads' claim citations",
 }
 FLAT = ("flat_bm25", "flat_dense", "flat_hybrid")
 

@@ -449,6 +449,15 @@ class QueryConfig(Section):
     w_page_cited: float = Field(
         0.5, ge=0, description="weight of a message's rank among the routed pages' citations"
     )
+    claim_cited: int = Field(
+        40,
+        ge=0,
+        description="messages cited by the selected threads' claims sharing the question's "
+        "words that join (0: off)",
+    )
+    w_claim_cited: float = Field(
+        0.5, ge=0, description="weight of a message's rank among the threads' claim citations"
+    )
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
     )

@@ -38,6 +38,8 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "coverage_terms": {"coverage_terms": True},
     "no_expansion": {"reply_hits": 0, "expand_threads": False},
     "no_claims": {"claim_budget_share": 0.0},
+    # The messages the selected threads' claims cite for the question's words, not fused.
+    "no_claim_citations": {"claim_cited": 0},
 }
 FLAT_MODES: dict[str, SearchMode] = {
     "flat_bm25": "text",

@@ -1,13 +1,14 @@
-"""The messages a routed wiki page cites on the lines that share words with a question."""
+"""The messages the compiled memory cites for a question's words: on the lines of the routed
+wiki pages, or in the claims of the selected threads."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from arborwiki.core.query.reader import Hit
-from arborwiki.core.records import WikiPage
+from arborwiki.core.records import Claim, WikiPage
 from arborwiki.core.wiki.writer import CITATION
-from arborwiki.core.words import stems
+from arborwiki.core.words import stems, verb_form_lemma
 
 CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
 
@@ -35,4 +36,23 @@ def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> l
             if shared:
                 lines.append((-shared, p.rank, n, ids))
     ordered = (m for *_, ids in sorted(lines, key=lambda x: x[:3]) for m in ids)
+    return list(dict.fromkeys(ordered))[:limit]
+
+
+def claim_citations(claims: list[Claim], words: set[str], limit: int) -> list[str]:
+    """Message ids cited by the active claims that share words with the question (a verb's
+    form read as the verb, as fact lines do): most shared words first, then newest. A claim
+    is a few words of what its message said, so a word it shares weighs more than the same
+    word among the message's forty: LoCoMo conv-43's "Which city in Ireland will Tim be
+    staying in?" finds "I'm gonna stay in Galway, it's great for its arts and Irish music…"
+    through the claim "Tim is going to stay in Galway"."""
+    lemmas = {verb_form_lemma(w) for w in words}
+    scored = []
+    for c in claims:
+        if c.status != "active":
+            continue
+        shared = len(lemmas & {verb_form_lemma(w) for w in stems(f"{c.attribute} {c.value}")})
+        if shared:
+            scored.append((-shared, -c.recorded_at.timestamp(), c.claim_id, c))
+    ordered = (m for *_, c in sorted(scored) for m in c.source_message_ids)
     return list(dict.fromkeys(ordered))[:limit]

@@ -20,7 +20,7 @@ from arborwiki.core.extract.rules import RuleExtractor
 from arborwiki.core.forest.evidence import history
 from arborwiki.core.query.beliefs import beliefs_about, compact_claim, current_beliefs
 from arborwiki.core.query.chunks import chunk_ranking
-from arborwiki.core.query.citations import page_citations
+from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.evidence import Budget, expand_evidence
 from arborwiki.core.query.facts import ranked_facts
 from arborwiki.core.query.fusion import fuse_hits, lead_with
@@ -228,8 +228,9 @@ class QueryService:
         selected: list[str],
     ) -> list[tuple[float, list[MessageRef]]]:
         """What the structure ranks besides the global hits: hits searched inside the
-        selected threads (`selected`: their trajectories), and the messages the routed pages
-        cite for the question's words (each off when its weight or count is 0)."""
+        selected threads (`selected`: their trajectories), the messages the routed pages
+        cite for the question's words, and those the threads' claims cite for them (each off
+        when its weight or count is 0)."""
         qc = self.cfg.query
         lists: list[tuple[float, list[MessageRef]]] = []
         inside = None
@@ -237,14 +238,14 @@ class QueryService:
             inside = self.reader.search_messages(
                 user_id, info.text, vector, qc.routed_hits, "hybrid", selected
             )
+        words = subject_free_stems(info)
         cited_refs: list[MessageRef] = []
         if qc.page_cited and qc.w_page_cited and pages:
-            words = subject_free_stems(info)
-            cited = page_citations(pages, words, qc.page_cited)
-            known = {h.record.message.message_id: h.record for h in hits}
-            missing = [m for m in cited if m not in known]
-            known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
-            cited_refs = [known[m] for m in cited if m in known]
+            cited_refs = self._refs(user_id, page_citations(pages, words, qc.page_cited), hits)
+        claimed: list[MessageRef] = []
+        if qc.claim_cited and qc.w_claim_cited and selected:
+            claims = self.reader.claims(user_id, selected)
+            claimed = self._refs(user_id, claim_citations(claims, words, qc.claim_cited), hits)
         if qc.entity_queries and qc.w_entity_queries:
             for sub in entity_subqueries(info):
                 found = self.reader.search_messages(user_id, sub, vector, qc.entity_queries, "text")
@@ -253,7 +254,18 @@ class QueryService:
             lists.append((qc.w_routed, [h.record for h in inside]))
         if cited_refs:
             lists.append((qc.w_page_cited, cited_refs))
+        if claimed:
+            lists.append((qc.w_claim_cited, claimed))
         return lists
+
+    def _refs(
+        self, user_id: str, message_ids: list[str], hits: list[Hit[MessageRef]]
+    ) -> list[MessageRef]:
+        """The messages of `message_ids`, in their order: the hits' refs, the rest read."""
+        known = {h.record.message.message_id: h.record for h in hits}
+        missing = [m for m in message_ids if m not in known]
+        known |= {r.message.message_id: r for r in self.reader.messages(user_id, missing)}
+        return [known[m] for m in message_ids if m in known]
 
     def evidence_hits(self, route: Route, budget_tokens: int) -> list[Hit[MessageRef]]:
         """The global hits fused with the routed lists. The routed lists' weight scales with

@@ -8,7 +8,7 @@ import pytest
 
 from arborwiki.core.config import Config
 from arborwiki.core.evaluation.long_archive import long_owner
-from arborwiki.core.query.citations import page_citations
+from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.fusion import fuse_hits
 from arborwiki.core.query.questions import analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MessageRef
@@ -16,6 +16,7 @@ from arborwiki.core.query.selection import Candidate, Scored
 from arborwiki.core.query.service import QueryService, Route
 from arborwiki.core.records import WikiPage
 from tests.builders import make_message
+from tests.core.forest_builders import claim
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
 
@@ -56,6 +57,22 @@ def test_page_citations_rank_lines_by_shared_words_then_page_rank() -> None:
     assert page_citations(pages, {"sunrise", "lake"}, 10) == ["D2:1", "D2:2"]
     assert page_citations(pages, {"support", "lake"}, 10) == ["D1:3", "D2:1", "D2:2"]
     assert page_citations(pages, {"support", "lake"}, 2) == ["D1:3", "D2:1"]
+
+
+def test_claim_citations_rank_active_claims_by_shared_words_then_newest() -> None:
+    older = claim("s1", 0, "tim", "going to", "stay in Galway", T0)
+    newer = claim("s2", 0, "tim", "staying", "in Galway near the sea", T0.replace(day=9))
+    both = claim("s3", 0, "tim", "met", "a friend in Galway", T0.replace(day=3))
+    gone = claim("s4", 0, "tim", "stayed", "in Dublin", T0).model_copy(
+        update={"status": "deprecated"}
+    )
+    claims = [older, newer, both, gone]
+    # "stay": s2 (newest) before s1; s4 no longer holds. "stayed" is "stay" (a verb's form).
+    assert claim_citations(claims, {"stay"}, 10) == ["s2-m0", "s1-m0"]
+    # "meet" and "galway": s3 shares two ("met" is "meet"), the others one, newest first.
+    assert claim_citations(claims, {"meet", "galway"}, 10) == ["s3-m0", "s2-m0", "s1-m0"]
+    assert claim_citations(claims, {"meet", "galway"}, 2) == ["s3-m0", "s2-m0"]
+    assert claim_citations(claims, {"violin"}, 10) == []
 
 
 def _sample(sid: str, date: str, turns: list[tuple[str, str]], evidence: list[str]) -> dict:
