@@ -188,6 +188,13 @@ def can_be_noun(word: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
+def can_be_adjective(word: str) -> bool:
+    """Whether the lexicon lists an adjective reading of `word` ("local", "country"; not
+    "pottery", "adoption")."""
+    return "ADJ" in getAllLemmas(word)
+
+
+@lru_cache(maxsize=1 << 16)
 def only_noun(word: str) -> bool:
     """Whether every reading the lexicon lists is a noun ("photography", not "reach"): for a
     word with no determiner before it to say which reading it is."""

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from arborwiki.core.extract.lexicon import DATE_WORDS, NUMERALS, STOP_WORDS
 from arborwiki.core.records import Snapshot, Trajectory
-from arborwiki.core.words import LETTER, can_be_noun, only_noun
+from arborwiki.core.words import LETTER, can_be_adjective, can_be_noun, only_noun
 
 _PHRASE = re.compile(
     r"\b(?:a|an|the|my|our|your|his|her|their|this|these|those|some|new)\s+"
@@ -34,8 +34,9 @@ NOT_A_SUBJECT = frozenset(
     way ways thing things day days moment moments kind sort part end idea ideas stuff one ones
     people person world life week weekend year years month today tonight place piece love
     support feeling feelings experience reminder chance journey lot bunch couple memories
-    memory amount rest pic pics photo photos picture pictures bye""".split()
-)
+    memory amount rest pic pics photo photos picture pictures bye blast difference try shot
+    look""".split()
+)  # the last five: objects of idioms ("had a blast", "make a difference", "give it a try")
 # Snapshots of the group that must use a phrase before it can name the group (groups of
 # fewer than SMALL_GROUP snapshots: one use is enough).
 MIN_USES = 2
@@ -65,15 +66,18 @@ def noun_phrases(text: str) -> frozenset[str]:
     for first, second in _PHRASE.findall(text.lower()):
         if not _words_ok(first):
             continue
-        if can_be_noun(first):
-            found.add(first)
-        if (
+        pair = (
             second
             and _words_ok(second)
             and not second.endswith(("ed", "ly", "ing"))
             and can_be_noun(second)
-        ):
+        )
+        if pair:
             found.add(f"{first} {second}")
+        # Before a noun, a word that can be an adjective modifies it: "a local dog shelter"
+        # is about the shelter, not about "local".
+        if can_be_noun(first) and not (pair and can_be_adjective(first)):
+            found.add(first)
     return frozenset(found)
 
 

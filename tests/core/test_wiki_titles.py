@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from arborwiki.core.records import Claim, Snapshot, Trajectory
 from arborwiki.core.wiki.content import readable_fact
 from arborwiki.core.wiki.titles import distinctive_phrases, noun_phrases, phrase_title
-from arborwiki.core.words import can_be_noun, only_noun
+from arborwiki.core.words import can_be_adjective, can_be_noun, only_noun
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
 
@@ -57,6 +57,16 @@ def test_a_title_is_headed_by_a_noun() -> None:
     assert only_noun("photography") and not only_noun("reach")
     text = "We watched a gorgeous sunset. It felt easier with the eye of an artist."
     assert noun_phrases(text) == {"gorgeous sunset", "eye", "artist"}
+
+
+def test_a_modifier_or_an_idiom_alone_is_no_title() -> None:
+    # "local" can be a noun ("the locals") but before "shelter" it is an adjective;
+    # "pottery" is only a noun, so "the pottery class" still gives "pottery" alone too.
+    text = "I volunteer at a local shelter. We had a blast at the pottery class."
+    assert can_be_adjective("local") and not can_be_adjective("pottery")
+    assert noun_phrases(text) == {"local shelter", "pottery", "pottery class"}
+    assert noun_phrases("It made a difference; give it a try.") == frozenset()
+    assert noun_phrases("She loves the local.") == {"local"}  # no noun after it: a noun
 
 
 def test_a_thread_without_noun_phrases_is_named_by_its_keyword_nouns() -> None:
