@@ -32,7 +32,8 @@ NOT_A_SUBJECT = frozenset(
     nice amazing awesome special tough hard long bit different important beautiful fun
     wonderful safe strong positive lovely perfect cool happy old young small short time times
     way ways thing things day days moment moments kind sort part end idea ideas stuff one ones
-    people person world life week weekend year years month today tonight place piece love
+    people person world life week weeks weekend year years month months hour hours today
+    tonight coming upcoming place piece love
     support feeling feelings experience reminder chance journey lot bunch couple memories
     memory amount rest pic pics photo photos picture pictures bye blast difference try shot
     look""".split()
