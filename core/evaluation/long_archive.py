@@ -63,6 +63,11 @@ def long_owner(
         raise ValueError(f"merge_turns must be >= 1, got {merge_turns}")
     if not samples:
         raise ValueError("no samples to join")
+    if any(str(sample.get("sample_id")) == owner_id for sample in samples):
+        raise ValueError(
+            f"sample {owner_id!r} is a long archive already (this command's own output): "
+            "evaluate it as it is with `arborwiki evaluate locomo`, or pass the LoCoMo file"
+        )
     sessions = sorted(
         (
             (_when(date), order, number, str(sample["sample_id"]), date, turns)

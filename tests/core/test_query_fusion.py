@@ -101,6 +101,8 @@ def test_long_owner_interleaves_by_date_and_maps_gold_to_merged_messages() -> No
     assert [q["evidence"] for q in owner["qa"]] == [["s1/D1:1"], ["s2/D1:1", "s2/D7:1"]]
     single = long_owner([late], "long", merge_turns=1)["conversation"]["session_1"]
     assert [t["text"] for t in single] == ["Ann says D1:1", "Bo says D1:2"]
+    with pytest.raises(ValueError, match="a long archive already"):
+        long_owner([owner], "long", merge_turns=2)  # its own output, joined again
 
 
 def _long_ref(mid: str, words: int, trajectory: str = "traj") -> MessageRef:
