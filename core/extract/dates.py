@@ -114,7 +114,7 @@ def _rewrite(span: str, kind: str) -> str:
 
 _SHIFTING_KINDS = frozenset({"ago", "ahead", "rel", "deictic", "weekday"})
 _MONTH_OR_YEAR = re.compile(r"(?i)\b(?:month|year)s?\b")
-_OFFSETS: dict[tuple[str, str, int, str], int | None] = {}
+_OFFSETS: dict[tuple[str, str, int, str], int] = {}
 _MAX_OFFSETS = 65536
 
 
@@ -171,12 +171,16 @@ def _shifted(span: str, kind: str, base_day: date, prefer: Prefer) -> date | Non
         return _parse(span, kind, base_day, prefer)
     key = (span, kind, base_day.weekday(), prefer)
     if key not in _OFFSETS:
+        parsed = _parse(span, kind, base_day, prefer)
+        if parsed is None:
+            # Not an offset to keep: None may be this day's edge of the calendar ("tomorrow"
+            # said on 9999-12-31), and every later Friday's "tomorrow" would go undated in
+            # this process, whoever's messages come next.
+            return None
         if len(_OFFSETS) >= _MAX_OFFSETS:
             _OFFSETS.clear()
-        parsed = _parse(span, kind, base_day, prefer)
-        _OFFSETS[key] = None if parsed is None else (parsed - base_day).days
-    offset = _OFFSETS[key]
-    return None if offset is None else base_day + timedelta(days=offset)
+        _OFFSETS[key] = (parsed - base_day).days
+    return base_day + timedelta(days=_OFFSETS[key])
 
 
 @lru_cache(maxsize=65536)

@@ -26,6 +26,14 @@ def test_a_relative_date_past_the_calendar_leaves_the_claim_undated() -> None:
     ]  # the answer is now cached as "base + 1 day", which year 9999 cannot take
     assert normalize_dates("tomorrow I go", datetime(9999, 12, 31, 23, 59, tzinfo=UTC)) == []
     assert normalize_dates("next month I go", datetime(9999, 12, 31, tzinfo=UTC)) == []
+    # The edge of the calendar says nothing of another Friday's "tomorrow" (9999-12-31 is a
+    # Friday, as is 2023-05-05): one process resolves both, in this order.
+    assert normalize_dates("tomorrow I go", datetime(2023, 5, 5, tzinfo=UTC)) == [
+        ("tomorrow", date(2023, 5, 6))
+    ]
+    assert normalize_dates("next month I go", datetime(2023, 5, 5, tzinfo=UTC)) == [
+        ("next month", date(2023, 6, 5))
+    ]
 
 
 @pytest.mark.parametrize(
