@@ -225,6 +225,14 @@ def verb_form_lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
+def lemma_stems(text: str) -> frozenset[str]:
+    """`stems` with a verb's form read as the verb: how a question's words meet a claim's
+    (fact lines, claim citations). Cached: a thread's claims come back question after
+    question."""
+    return frozenset(verb_form_lemma(w) for w in stems(text))
+
+
+@lru_cache(maxsize=1 << 16)
 def third_singular(word: str) -> str:
     """A bare verb said of one other person ("need" → "needs"); other words as they are
     ("needs", "worked", "can", "goal")."""

@@ -8,10 +8,9 @@ from functools import lru_cache
 from arborwiki.core.query.reader import Hit
 from arborwiki.core.records import Claim, WikiPage
 from arborwiki.core.wiki.writer import CITATION
-from arborwiki.core.words import stems, verb_form_lemma
+from arborwiki.core.words import lemma_stems, stems, verb_form_lemma
 
 CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
-CLAIM_WORDS_CACHED = 65536  # claims whose words are kept (a claim is a few dozen bytes)
 
 
 @lru_cache(maxsize=CITED_PAGES_CACHED)
@@ -40,13 +39,6 @@ def page_citations(pages: list[Hit[WikiPage]], words: set[str], limit: int) -> l
     return list(dict.fromkeys(ordered))[:limit]
 
 
-@lru_cache(maxsize=CLAIM_WORDS_CACHED)
-def claim_lemmas(said: str) -> frozenset[str]:
-    """A claim's stems, a verb's form read as the verb: read once per claim text, not once per
-    question (a thread's claims come back question after question)."""
-    return frozenset(verb_form_lemma(w) for w in stems(said))
-
-
 def claim_citations(claims: list[Claim], words: set[str], limit: int) -> list[str]:
     """Message ids cited by the active claims that share words with the question (a verb's
     form read as the verb, as fact lines do): most shared words first, then newest. A claim
@@ -59,7 +51,7 @@ def claim_citations(claims: list[Claim], words: set[str], limit: int) -> list[st
     for c in claims:
         if c.status != "active":
             continue
-        shared = len(lemmas & claim_lemmas(f"{c.attribute} {c.value}"))
+        shared = len(lemmas & lemma_stems(f"{c.attribute} {c.value}"))
         if shared:
             scored.append((-shared, -c.recorded_at.timestamp(), c.claim_id, c))
     ordered = (m for *_, c in sorted(scored) for m in c.source_message_ids)

@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arborwiki.core.query.citations import claim_lemmas
 from arborwiki.core.records import Claim
 from arborwiki.core.wiki.content import readable_fact
 from arborwiki.core.wiki.text import fact_text
-from arborwiki.core.words import verb_form_lemma
+from arborwiki.core.words import lemma_stems, verb_form_lemma
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ def ranked_facts(
         is_shown = bool(ranks)
         if claim.event_time is None and is_shown:
             continue
-        shared = len(lemmas & claim_lemmas(f"{claim.attribute} {claim.value}"))
+        shared = len(lemmas & lemma_stems(f"{claim.attribute} {claim.value}"))
         when = -claim.recorded_at.timestamp()
         if shared:
             scored.append((not is_shown, -shared, when, claim.claim_id, claim))
