@@ -33,5 +33,7 @@ mapfile -t DEPS < <(python3 -c 'import tomllib; print(*tomllib.load(open("pyproj
 export VLLM_ENABLE_V1_MULTIPROCESSING=0 VLLM_CPU_KVCACHE_SPACE=1 HF_HUB_OFFLINE=1
 export VLLM_CACHE_ROOT="${VLLM_CACHE_ROOT:-$(mktemp -d -t arborwiki-vllm-cache-XXXXXX)}"
 export RAY_USAGE_STATS_ENABLED=0
-"$VENV/bin/python" -m pytest tests/vllm -m vllm -p no:cacheprovider
+# pyproject's addopts run the suite two-wide with pytest-xdist, which this venv leaves out: the
+# vLLM tests run one at a time (each engine takes the CPU), so the addopts are replaced here.
+"$VENV/bin/python" -m pytest tests/vllm -m vllm -p no:cacheprovider -o addopts=-ra
 exit $?
