@@ -11,6 +11,8 @@ non-index page's "Core facts" lines (the clause before its "(day)" and citations
 - duplicate: the same clause (case-folded) twice on one page;
 - empty page: no fact, no revision, no quantity and no inventory item (only the
   structural counts of trajectories and snapshots, "none recorded" everywhere else);
+- inventory items (the "Counts and quantities" list of an inventory page, "- value (N
+  mentions)"): those holding a first-person word, and those cut off as above;
 - one-word title not a name: a page title of one word that the user's messages never
   write capitalized inside a sentence ("point", "spirit"; "Rome" is a name).
 
@@ -34,6 +36,7 @@ _DAY_AND_SOURCES = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)(\s*\[[^\]]*\])*\s*$")
 _SOURCES = re.compile(r"(\s*\[[^\]]*\])+\s*$")
 _STRUCTURAL = re.compile(r"^- (trajectories|snapshots naming it|snapshots): \d+$")
 _NOTHING = "- none recorded"
+_ITEM = re.compile(r"^- (.*) \(\d+ mentions?\)")
 _MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z,;:] )([A-Z][\w'’-]+)")
 
 
@@ -89,6 +92,14 @@ def measure(path: str) -> dict[str, float]:
             counts["ends on a function word"] += last[0] in FUNCTION_WORDS
             counts["cut off"] += last[0] in NON_FINAL_WORDS
             counts["first person"] += bool(FIRST_PERSON.search(text))
+        items = [
+            m.group(1) for x in parts.get("Counts and quantities", []) if (m := _ITEM.match(x))
+        ]
+        counts["inventory items"] += len(items)
+        for text in items:
+            last = re.findall(r"[\w'’]+", text.lower())[-1:] or [""]
+            counts["items cut off"] += last[0] in NON_FINAL_WORDS
+            counts["items in first person"] += bool(FIRST_PERSON.search(text))
         folded = Counter(x.lower() for x in lines)
         counts["duplicate facts"] += sum(n - 1 for n in folded.values() if n > 1)
         counts["empty pages"] += is_empty(parts)
@@ -113,18 +124,21 @@ def main() -> None:
     args = parser.parse_args()
     header = (
         "| store | pages | fact lines | ends on a function word | cut off | first person | "
-        "duplicate facts | empty pages | one-word titles, not a name |"
+        "duplicate facts | empty pages | one-word titles, not a name | inventory items | "
+        "items cut off | items in first person |"
     )
-    rows = [header, "|---|---|---|---|---|---|---|---|---|"]
+    rows = [header, "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for path in args.stores:
         m = measure(path)
         lines = max(m.get("fact lines", 0), 1)
+        items = max(m.get("inventory items", 0), 1)
         rows.append(
             f"| {path} | {m.get('pages', 0)} | {m.get('fact lines', 0)} | "
             f"{_share(m, 'ends on a function word', lines)} | {_share(m, 'cut off', lines)} | "
             f"{_share(m, 'first person', lines)} | "
             f"{m.get('duplicate facts', 0)} | {m.get('empty pages', 0)} | "
-            f"{m.get('one-word titles, not a name', 0)} |"
+            f"{m.get('one-word titles, not a name', 0)} | {m.get('inventory items', 0)} | "
+            f"{_share(m, 'items cut off', items)} | {_share(m, 'items in first person', items)} |"
         )
     text = "\n".join(rows)
     print(text)

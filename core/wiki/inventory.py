@@ -10,7 +10,13 @@ from arborwiki.core.config import WikiConfig
 from arborwiki.core.records import Claim
 from arborwiki.core.wiki.content import CountLine, InventoryItem, PageContent, Revision
 from arborwiki.core.wiki.context import WikiInputs
-from arborwiki.core.wiki.text import normalize_item, normalize_phrase, sorted_ids, trigger_pattern
+from arborwiki.core.wiki.text import (
+    inventory_item,
+    normalize_item,
+    normalize_phrase,
+    sorted_ids,
+    trigger_pattern,
+)
 
 FACET_PREFIX = "facet:"
 
@@ -63,7 +69,7 @@ def _tally_category(
     tallies: dict[str, _Tally] = {}
 
     def add(value: str, mention_id: str, sources: list[str], trajectories: list[str]) -> None:
-        item = normalize_item(value)
+        item = inventory_item(value)
         if item:
             tallies.setdefault(item, _Tally()).add(mention_id, sources, trajectories)
 

@@ -19,7 +19,10 @@ from arborwiki.core.words import (
 )
 
 # Determiners dropped from item values so "a dog" and "dog" count as one item.
-LEADING_DETERMINERS = ("a", "an", "the", "my", "our", "his", "her", "their", "some")
+LEADING_DETERMINERS = (
+    *("a", "an", "the", "my", "our", "his", "her", "their", "some"),
+    *("this", "that", "these", "those"),
+)
 
 
 def normalize_item(text: str) -> str:
@@ -28,6 +31,23 @@ def normalize_item(text: str) -> str:
     while len(words) > 1 and words[0] in LEADING_DETERMINERS:
         words = words[1:]
     return " ".join(words)
+
+
+_LEADING_CONJUNCTIONS = ("and", "but", "or", "so")
+# A value that starts with a pronoun is the rest of a clause ("it a while back", "them yet"),
+# not a thing to list.
+_PRONOUNS = frozenset("i me we us you he him she it they them".split())
+
+
+def inventory_item(value: str) -> str:
+    """An item as its inventory lists it: a whole phrase said of the user in the third person
+    ("painting in my room to remind me to stay true and" → "painting in their room to remind
+    them to stay true"), normalized so each item is counted once; none for the rest of a
+    clause that starts with a pronoun ("it a while back")."""
+    words = normalize_item(third_person(_whole(value))).split()
+    while len(words) > 1 and words[0] in _LEADING_CONJUNCTIONS:
+        words = words[1:]
+    return "" if words and words[0] in _PRONOUNS else " ".join(words)
 
 
 def slugify(text: str) -> str:
@@ -126,7 +146,15 @@ def _whole(value: str) -> str:
     words = value.strip().rstrip(".,;:!?\"'”’-–— ").split()
     while len(words) > 1 and words[-1].lower().strip(",;:") in NON_FINAL_WORDS:
         words.pop()
-    return " ".join(words).rstrip(",;:")
+    return _closed_quotes(" ".join(words).rstrip(",;:"))
+
+
+def _closed_quotes(text: str) -> str:
+    """A title quoted at the value's end keeps its closing mark: `loves "Home Alone"`, not
+    `loves "Home Alone`."""
+    if text.count('"') % 2:
+        return f'{text}"'
+    return f"{text}”" if text.count("“") > text.count("”") else text
 
 
 def display_name(subject: str) -> str:
@@ -146,6 +174,8 @@ def _verb(attribute: str, negated: bool) -> str:
     words = attribute.split()
     if not words:
         return attribute
+    if words[0] in MODAL_VERBS and len(words) > 1 and _progressive(words[1]):
+        words.insert(1, "be")  # "I'll be teaching" kept as "will teaching"
     if not negated:
         return " ".join([third_singular(words[0]), *words[1:]])
     if words[0] in {"is", "was", "are", "were", "has", "have", "had", *MODAL_VERBS}:
@@ -154,6 +184,11 @@ def _verb(attribute: str, negated: bool) -> str:
     lemma = verb_lemma(words[0])
     aux = "does" if words[0].endswith("s") and lemma != words[0] else "did"
     return " ".join([aux, "not", lemma, *words[1:]])
+
+
+def _progressive(word: str) -> bool:
+    """An -ing form of a verb ("teaching"), not a word that ends so ("bring", "thing")."""
+    return word.endswith("ing") and verb_lemma(word) != word
 
 
 def fact_text(claim: Claim) -> str:

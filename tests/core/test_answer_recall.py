@@ -9,7 +9,7 @@ from arborwiki.core.evaluation.answers import answer_recall, answer_terms, conte
 from arborwiki.core.evaluation.metrics import Context, aggregate, score
 from arborwiki.core.query.facts import ranked_facts
 from arborwiki.core.wiki.content import readable_fact
-from arborwiki.core.wiki.text import fact_line, fact_text, third_person
+from arborwiki.core.wiki.text import fact_line, fact_text, inventory_item, third_person
 from tests.core.wiki_fixtures import claim
 
 
@@ -139,6 +139,13 @@ def test_a_deprecating_claim_reads_as_the_end_of_the_belief() -> None:
         ("thinks", "it will n't be hard", False, "James thinks it won't be hard"),
         ("loves", "how uncomplicated it is", False, "James loves how uncomplicated it is"),
         ("hopes", "to grow the", False, "James hopes to grow"),
+        # "I'll be teaching coding": the extractor keeps the modal and the -ing form
+        ("will teaching", "coding", False, "James will be teaching coding"),
+        ("will teaching", "coding", True, "James will not be teaching coding"),
+        ("can bring", "snacks", False, "James can bring snacks"),  # "bring" is no -ing form
+        # a quoted title at the value's end keeps its closing mark
+        ("loves", '"Home Alone".', False, 'James loves "Home Alone"'),
+        ("watches", "“Elf” and “Home Alone”", False, "James watches “Elf” and “Home Alone”"),
     ],
 )
 def test_a_fact_clause_conjugates_negates_and_ends_whole(
@@ -156,3 +163,27 @@ def test_a_value_cut_at_the_word_cap_ends_at_its_last_clause_or_is_no_fact() -> 
     assert not readable_fact(claim("c2", "s1", "t1", "want", cut, 3, []))
     assert not readable_fact(claim("c3", "s1", "t1", "do-s", "Oscar", 3, []))  # "I do- Oscar"
     assert readable_fact(claim("c4", "s1", "t1", "adopted", "a guinea pig", 3, []))
+
+
+@pytest.mark.parametrize(
+    ("value", "item"),
+    [
+        # LoCoMo conv-43's hobbies, as the extractor cut them from the messages
+        (
+            "painting in my room to remind me to stay true and",
+            "painting in their room to remind them to stay true",
+        ),
+        (
+            "and train every day to stay in shape and improve",
+            "train every day to stay in shape and improve",
+        ),
+        ("playing and pushing myself", "playing and pushing themself"),
+        ("My dog", "dog"),
+        ("this inspiring book", "inspiring book"),
+        ("it a while back", ""),
+        ("them yet", ""),
+        ('"Charlotte\'s Web"', "charlotte's web"),
+    ],
+)
+def test_an_inventory_item_is_a_whole_phrase_in_the_third_person(value: str, item: str) -> None:
+    assert inventory_item(value) == item
