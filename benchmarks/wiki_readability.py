@@ -36,6 +36,7 @@ _DAY_AND_SOURCES = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)(\s*\[[^\]]*\])*\s*$")
 _SOURCES = re.compile(r"(\s*\[[^\]]*\])+\s*$")
 _STRUCTURAL = re.compile(r"^- (trajectories|snapshots naming it|snapshots): \d+$")
 _NOTHING = "- none recorded"
+_LINE_WORD = re.compile(r"[\w'’]+")
 _ITEM = re.compile(r"^- (.*) \(\d+ mentions?\)")
 _MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z,;:] )([A-Z][\w'’-]+)")
 
@@ -56,6 +57,12 @@ def clause(line: str) -> str:
     """A fact line's clause: no bullet, day or citations."""
     text = _DAY_AND_SOURCES.sub("", line[2:] if line.startswith("- ") else line)
     return _SOURCES.sub("", text).strip()
+
+
+def last_word(text: str) -> str:
+    """The line's last word, lower-cased ("" for none): where a cut line shows."""
+    found = _LINE_WORD.findall(text.lower())
+    return found[-1] if found else ""
 
 
 def is_empty(parts: dict[str, list[str]]) -> bool:
@@ -88,17 +95,16 @@ def measure(path: str) -> dict[str, float]:
         counts["pages"] += 1
         counts["fact lines"] += len(lines)
         for text in lines:
-            last = re.findall(r"[\w'’]+", text.lower())[-1:] or [""]
-            counts["ends on a function word"] += last[0] in FUNCTION_WORDS
-            counts["cut off"] += last[0] in NON_FINAL_WORDS
+            last = last_word(text)
+            counts["ends on a function word"] += last in FUNCTION_WORDS
+            counts["cut off"] += last in NON_FINAL_WORDS
             counts["first person"] += bool(FIRST_PERSON.search(text))
         items = [
             m.group(1) for x in parts.get("Counts and quantities", []) if (m := _ITEM.match(x))
         ]
         counts["inventory items"] += len(items)
         for text in items:
-            last = re.findall(r"[\w'’]+", text.lower())[-1:] or [""]
-            counts["items cut off"] += last[0] in NON_FINAL_WORDS
+            counts["items cut off"] += last_word(text) in NON_FINAL_WORDS
             counts["items in first person"] += bool(FIRST_PERSON.search(text))
         folded = Counter(x.lower() for x in lines)
         counts["duplicate facts"] += sum(n - 1 for n in folded.values() if n > 1)

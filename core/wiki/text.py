@@ -19,10 +19,7 @@ from arborwiki.core.words import (
 )
 
 # Determiners dropped from item values so "a dog" and "dog" count as one item.
-LEADING_DETERMINERS = (
-    *("a", "an", "the", "my", "our", "his", "her", "their", "some"),
-    *("this", "that", "these", "those"),
-)
+LEADING_DETERMINERS = frozenset("a an the my our his her their some this that these those".split())
 
 
 def normalize_item(text: str) -> str:
