@@ -41,10 +41,11 @@ def inventory_item(value: str) -> str:
     ("painting in my room to remind me to stay true and" → "painting in their room to remind
     them to stay true"), normalized so each item is counted once; none for the rest of a
     clause that starts with a pronoun ("it a while back")."""
-    words = normalize_item(third_person(_whole(value))).split()
-    while len(words) > 1 and words[0] in _LEADING_CONJUNCTIONS:
-        words = words[1:]
-    return "" if words and words[0] in _PRONOUNS else " ".join(words)
+    words = third_person(_whole(value)).split()
+    while len(words) > 1 and words[0].lower() in _LEADING_CONJUNCTIONS:
+        words = words[1:]  # before the determiners: "and the dog" is "dog"
+    item = normalize_item(" ".join(words))
+    return "" if item.split(" ", 1)[0] in _PRONOUNS else item
 
 
 def slugify(text: str) -> str:

@@ -179,6 +179,7 @@ def test_a_value_cut_at_the_word_cap_ends_at_its_last_clause_or_is_no_fact() -> 
         ),
         ("playing and pushing myself", "playing and pushing themself"),
         ("My dog", "dog"),
+        ("and my dog", "dog"),
         ("this inspiring book", "inspiring book"),
         ("it a while back", ""),
         ("them yet", ""),
