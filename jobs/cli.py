@@ -167,14 +167,16 @@ def history_cmd(
     store: str = typer.Option(..., "--store", "-s"),
     user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
     about: str = typer.Option(..., "--about", "-a", help="what the belief is about"),
+    limit: int = typer.Option(3, "--limit", min=1, max=50, help="chains shown, best first"),
     as_json: bool = typer.Option(False, "--json", help="print the full result as JSON"),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
-    """How a user's beliefs about something changed, and which message changed them."""
+    """How a user's beliefs about something changed, and which message changed them: the
+    chains of the belief asked about (where someone lives, their job …), best first."""
     from arborwiki.jobs.history import belief_history, render_history
 
-    result = belief_history(store, user, about, config_from(config, set))
+    result = belief_history(store, user, about, config_from(config, set), limit)
     text = render_history(result)
     print(json.dumps(result.model_dump(mode="json"), indent=2) if as_json else text)
 
@@ -401,6 +403,40 @@ def evaluate_threads_cmd(
             f"TF-IDF-nearest message {loc['baseline_correct']}/{loc['turns']}"
         )
     print(f"-> {out}/report.md")
+
+
+@evaluate_app.command("beliefs")
+@one_line_errors
+def evaluate_beliefs_cmd(
+    archive: str = typer.Argument(..., help="the archive (any format `build` reads)"),
+    labels: str = typer.Argument(..., help="JSON: labelled changes (benchmarks/beliefs.py)"),
+    out: str = typer.Option(..., "--out", "-o", help="directory for metrics.json and report.md"),
+    store: str | None = typer.Option(None, help="reuse or build this store (default OUT/store)"),
+    reuse_store: bool = typer.Option(False, help="as for `evaluate locomo`"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
+) -> None:
+    """The claim lifecycle on labelled belief changes: change-event recall and precision,
+    current value stated, old value stated as current, `history` top 3, per phrasing."""
+    import sys
+
+    from arborwiki.jobs.evaluate_beliefs import evaluate_beliefs
+
+    m = evaluate_beliefs(
+        archive,
+        labels,
+        out,
+        config_from(config, set),
+        store,
+        reuse_store,
+        command="arborwiki " + " ".join(sys.argv[1:]),
+    )
+    print(
+        f"changes={m['changes']} event recall {m['event_recall']} precision "
+        f"{m['event_precision']} current {m['current_stated']} stale {m['stale_as_current']} "
+        f"history top3 {m['history_top3']} false updates {m['false_updates']}/{m['probes']}"
+        f" -> {out}/report.md"
+    )
 
 
 def _evaluate(

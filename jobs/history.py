@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from arborwiki.core.config import Config
+from arborwiki.core.forest.evidence import HISTORY_CHAINS
 from arborwiki.core.query.result import HistoryResult
 
 
-def belief_history(store: str, user_id: str, about: str, cfg: Config) -> HistoryResult:
+def belief_history(
+    store: str, user_id: str, about: str, cfg: Config, limit: int = HISTORY_CHAINS
+) -> HistoryResult:
     from arborwiki.cluster.local_service import open_service
 
-    return open_service(store, cfg).history(user_id, about)
+    return open_service(store, cfg).history(user_id, about, limit)
 
 
 def render_history(result: HistoryResult) -> str:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from arborwiki.core.extract.changes import belief_statements
 from arborwiki.core.extract.dates import normalize_dates
 from arborwiki.core.extract.features import Names, normalize_name
 from arborwiki.core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS, TITLES
@@ -46,16 +47,15 @@ _IRREGULAR_PAST = _IRREGULAR_PARTICIPLES | set(
     "went saw took did ran came gave felt told said wrote began sang drew ate drank flew drove "
     "rode swam fell grew knew threw chose forgot".split()
 )
-_DURATION_WORDS = ("day", "days", "week", "weeks", "month", "months", "year", "years", "while")
-_DURATION_NOW = "".join(rf"(?<!{unit}\s)" for unit in _DURATION_WORDS)
-"""Not after "for four months", "a while": "now" there is a duration, not a change."""
 _CHANGE_CUES = re.compile(
-    r"(?i)\b(?:no\s+longer|used\s+to|switch(?:ed|ing)?\s+to|actually|any\s?more|chang(?:ed|ing)"
+    r"(?i)\b(?:no\s+longer|used\s+to|switch(?:ed|ing)?\s+to|any\s?more"
     r"|mov(?:ed|ing)|relocat(?:ed|ing))\b"
-    r"|(?<!right\s)(?<!for\s)(?<!until\s)(?<!by\s)(?<!from\s)(?<!just\s)"
-    + _DURATION_NOW
-    + r"\bnow\b"
+    r"|\b(?:is|are|am|was)\s+now\b"
 )
+"""Words that say a value replaced an earlier one. A bare "now" or "actually" does not ("I'm
+doing well now", "now that's motivation", "it actually changed my perspective" revised
+unrelated beliefs on LoCoMo dev); "my favorite color is now green" does. The belief slots'
+own change words are read in changes.py."""
 _CLAUSE_END = re.compile(
     r"\s*(?:[,;:!?()\[\]]|"
     + "".join(rf"(?<!\b{t})" for t in sorted(TITLES))  # "Dr. Maya" goes on
@@ -96,8 +96,9 @@ _CLAUSE_JOINS = {"so"}
 _SUBORDINATORS = set(
     "since when whenever after before if although though while because as once until unless".split()
 )
-_MOVE = re.compile(r"(?:will |going to )?(?:move|moves|moved|moving|relocat\w+) to")
-"""A move says where the subject lives from then on: one slot with "lives in"."""
+_MOVE = re.compile(r"(?:move|moves|moved|moving|relocat\w+) to")
+"""A move says where the subject lives from then on: one slot with "lives in" (a plan to
+move, "will move to", does not: it is no change yet)."""
 _NEW_JOB_VERBS = {"got", "landed", "accepted", "started", "took", "gets", "starts", "takes"}
 _NEW_JOB = re.compile(r"(?i)(?:the|a|my|this|that)?\s*(?:new\s+)?job\s+(as|at|with)\s+(.+)")
 """A new job says what the subject works as / where from then on ("I got the job at X")."""
@@ -387,3 +388,33 @@ def sentence_claim(
         event_time=dates[0][1].isoformat() if dates else None,
         source_message_ids=[message_id],
     )
+
+
+def sentence_claims(
+    sentence: str, speaker: str, message_id: str, at: datetime | None, ctx: ClaimContext
+) -> list[ClaimDraft]:
+    """The claims of one sentence: the speaker's own beliefs and their changes when it states
+    them (core/extract/changes.py: one claim a clause, "I used to live in Omaha, but home is
+    Charleston" gives two), else `sentence_claim`'s one claim, if any."""
+    said = belief_statements(sentence) if "\x00" not in sentence else []
+    if not said:
+        claim = sentence_claim(sentence, speaker, message_id, at, ctx)
+        return [claim] if claim is not None else []
+    owner = ctx.names.resolve(normalize_name(speaker))
+    text = " ".join(f"{speaker}: {sentence.strip()}"[:_TEXT_LIMIT].split())
+    drafts = []
+    for s in said:
+        dates = normalize_dates(s.clause or sentence, at) if at is not None else []
+        drafts.append(
+            ClaimDraft(
+                text=text,
+                subject=owner[:80],
+                attribute=s.attribute[:80],
+                value=s.value[:200],
+                negated=s.negated,
+                change_cue=s.change,
+                event_time=dates[0][1].isoformat() if dates else None,
+                source_message_ids=[message_id],
+            )
+        )
+    return drafts

@@ -226,6 +226,17 @@ def _is_title_word(text: str, match: re.Match[str]) -> bool:
     return word.istitle() and not _AT_SENTENCE_START.search(text, 0, match.start())
 
 
+_DETERMINER_BEFORE = re.compile(r"(?i)\b(?:a|an|my|our|his|her|their|the|this|that)\s+$")
+_NAME_AFTER = re.compile(r"\s+[A-Z]")
+
+
+def _is_model_year(text: str, match: re.Match[str]) -> bool:
+    """ "a 2012 Honda Civic", "my 1968 Kustom guitar": a year naming a thing's model, not a
+    day (a determiner before it, a name after it)."""
+    before, after = text[: match.start()], text[match.end() :]
+    return bool(_DETERMINER_BEFORE.search(before)) and bool(_NAME_AFTER.match(after))
+
+
 @lru_cache(maxsize=65536)
 def date_spans(text: str) -> tuple[tuple[str, str], ...]:
     """(span, kind) pairs; cached because a sentence is read for claims, summary and facets."""
@@ -237,6 +248,8 @@ def date_spans(text: str) -> tuple[tuple[str, str], ...]:
         if kind == "rel" and _is_period(text, match):
             continue
         if kind == "deictic" and _is_title_word(text, match):
+            continue
+        if kind == "year" and _is_model_year(text, match):
             continue
         spans.append((match.group(0), kind))
     return tuple(spans)

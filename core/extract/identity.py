@@ -19,6 +19,11 @@ from arborwiki.core.words import UPPER, normalize_name
 _NAME = rf"{UPPER}[\w'’-]*(?: {UPPER}[\w'’-]*)?"
 """One or two capitalised words: what "I'm Jordan" or "my name is Jordan Lee" gives."""
 _GIVES_NAME = re.compile(rf"\b(?i:(my name is)|i'm|i’m|i am)\s+({_NAME})")
+_INTRODUCES = re.compile(
+    rf"^\W*(?i:hi|hello|hey|hiya|greetings)\b[^.!?]{{0,20}}[.!?,]?\s*(?i:i'm|i’m|i am|this is)\s+"
+    rf"({_NAME})(?=\s*(?:[.!,;—–-]|$))"
+)
+"""A greeting that gives a name: "Hi! I'm Hana." (not "I'm American", said mid-chat)."""
 
 
 def _role_subjects(messages: list[Message]) -> set[str]:
@@ -33,15 +38,20 @@ def _called_by_others(name: str, role: str, messages: list[Message]) -> bool:
 
 
 def owner_name(messages: list[Message]) -> tuple[str, str] | None:
-    """(role subject, name): the owner, labelled by a role, said "my name is X", or said
-    "I'm X" and someone else in the archive calls them X (so "I'm American" names no one).
-    None otherwise. Read from the messages alone, so the build (claims) and a question
-    ("What is Jordan's job?") find the same name."""
+    """(role subject, name): the owner, labelled by a role, said "my name is X", greeted
+    with "Hi! I'm X", or said "I'm X" and someone else in the archive calls them X (so
+    "I'm American" names no one); an owner labelled by a role who gives no name is called
+    by their user id (a claim about "user" would be about whoever reads it). None when the
+    owner's turns carry a name. Read from the messages alone, so the build (claims) and a
+    question ("What is Jordan's job?") find the same name."""
     roles = _role_subjects(messages) if messages else set()
     for message in messages:
         role = normalize_name(message.speaker)
         if message.role != "user" or role not in roles:
             continue
+        intro = _INTRODUCES.match(message.text)
+        if intro and normalize_name(intro.group(1)) not in STOP_WORDS | ROLE_WORDS:
+            return role, normalize_name(intro.group(1))
         for match in _GIVES_NAME.finditer(message.text):
             said, value = match.group(1), match.group(2)
             name = normalize_name(value)
@@ -49,6 +59,10 @@ def owner_name(messages: list[Message]) -> tuple[str, str] | None:
                 continue
             if said or _called_by_others(value, role, messages):
                 return role, name
+    own_id = normalize_name(messages[0].user_id) if messages else ""
+    role_words = sorted(r for r in roles if r in ROLE_WORDS)
+    if role_words and own_id and own_id not in ROLE_WORDS:
+        return role_words[0], own_id
     return None
 
 

@@ -111,15 +111,3 @@ EVENT_PAIRS: dict[tuple[str, str], str] = {
     for w in words.split()
     if "+" in w
 }
-
-SLOT_WORDS: dict[str, str] = {
-    "job": "work",
-    "occupation": "work",
-    "profession": "work",
-    "employer": "work",
-    "career": "work",
-    "home": "live",
-    "address": "live",
-}
-"""Question words that ask about a one-value slot without its verb ("What is Jordan's job
-now?" asks what "works as / at" holds): the stem of the slot's word."""

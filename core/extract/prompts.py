@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from arborwiki.core.extract.schema import SAFE_TEXT, SnapshotDraft
 from arborwiki.core.records import Window
+from arborwiki.core.slots import SLOTS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -24,14 +25,32 @@ Answer with ONE JSON object matching the given schema, nothing else. Fields:
 - terms: rare literal tokens worth exact matching (names, numbers, titles), lowercase.
 - facets: list of {"key", "value"}; key is one of location, date, event_type, person, quantity.
 - claims: atomic statements, each with
-  text (the statement in plain words), subject (normalized, lowercase, e.g. "user"),
-  attribute (e.g. "lives in", "works as", "likes"), value;
+  text (the statement in plain words), subject (normalized, lowercase: the speaker's name,
+  e.g. "priya", for what they say of themselves), attribute, value;
   negated: true when the statement denies or ends the value ("I don't live there anymore");
-  change_cue: true for cues of change ("no longer", "used to", "switched to", "moved to");
+  change_cue: true when it says a state started, changed or ended ("no longer", "used to",
+  "moved to", "started at", "laid off", "gave up", "now");
   event_time: the absolute date YYYY-MM-DD when the event date is known, resolving relative
   words against the session date ("yesterday" said on 2023-05-08 -> "2023-05-07"), else null;
   source_message_ids: ids (from the brackets) of the messages that state the claim.
+  A person's states use these attributes, whatever words said them: {slots}.
+  A state that ended is that attribute with negated and change_cue true ("I was laid off
+  from Acme": works at / Acme; "I gave up chess": plays / chess); a new value is the
+  attribute with change_cue true ("I moved to Seattle": lives in / Seattle). A correction
+  ("I meant Tuesday, not Monday") is attribute "corrects", value "Monday -> Tuesday".
+  No claim for plans, wishes, questions or "if" ("I might move to Austin").
 Use only message ids that appear in the brackets. Never invent facts."""
+
+
+def _slot_guide() -> str:
+    """'lives in (home); works at, works as (job); …': the slot attributes, from core/slots."""
+    return (
+        "; ".join(f"{', '.join(sorted(slot.attributes))} ({name})" for name, slot in SLOTS.items())
+        + '; "is" with vegetarian / vegan (diet) or single / married (relationship)'
+    )
+
+
+SYSTEM_PROMPT = SYSTEM_PROMPT.replace("{slots}", _slot_guide())
 
 
 def _turn_line(window: Window, index: int) -> str:

@@ -12,7 +12,7 @@ from datetime import date
 from functools import lru_cache
 
 from arborwiki.core.config import ExtractConfig
-from arborwiki.core.extract.claims import ClaimContext, sentence_claim
+from arborwiki.core.extract.claims import ClaimContext, sentence_claims
 from arborwiki.core.extract.dates import normalize_dates
 from arborwiki.core.extract.features import (
     SENTENCE_SPLIT,
@@ -216,10 +216,10 @@ class RuleExtractor:
             m = turn.message
             for who, sentence in turn.said:
                 at = m.timestamp if m.time_known else None
-                claim = sentence_claim(sentence, who, m.message_id, at, ctx)
-                if claim is not None and not _assistant_on_itself(claim, m):
-                    claims.append(claim)
-                    claimed.add(sentence)
+                for claim in sentence_claims(sentence, who, m.message_id, at, ctx):
+                    if not _assistant_on_itself(claim, m):
+                        claims.append(claim)
+                        claimed.add(sentence)
         return SnapshotDraft(
             summary=summarize(turns, names, claimed),
             keywords=keywords(texts, names, self.cfg.max_keywords),

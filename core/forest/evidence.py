@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.records import Claim, EvidenceItem, EvidenceKind, Snapshot, stable_id
+from arborwiki.core.slots import asked_slots, slot_of
 from arborwiki.core.words import norm_term, stems, words
 
 EVENT_FACETS = ("event_type",)
@@ -80,28 +81,54 @@ def build_evidence(claims: list[Claim], snapshots: list[Snapshot]) -> list[Evide
     ]
 
 
-def history(claims: list[Claim], about: str) -> list[list[Claim]]:
-    """Revision chains (oldest → newest) that contain a claim matching `about`.
+HISTORY_CHAINS = 3
+"""Chains `history` returns by default: a reader (or an LLM's context) holds three."""
+HISTORY_VERSIONS = 6
+"""Versions a chain shows at most: its first and its latest five."""
 
-    A claim matches when its text/subject/attribute/value shares a content word (stop words
-    ignored, plural "s" dropped) with `about`;
-    chains are followed through supersedes/superseded_by, so the whole story of a belief
-    comes back even if only its latest wording matches. Chains are ordered by start time.
+
+def history(claims: list[Claim], about: str, limit: int = HISTORY_CHAINS) -> list[list[Claim]]:
+    """The revision chains (oldest → newest) best matching `about`, at most `limit`.
+
+    Chains are followed through supersedes/superseded_by, so the whole story of a belief
+    comes back even if only one wording matches. A chain ranks by what is asked, not by
+    whose it is: the belief slot the words ask about (core/slots.py: "where does she live"
+    asks `home`), then the asked words in its attributes and values, then the subject
+    named, then whether it changed; ties: the latest first. A chain that matches only by
+    its subject ("Caroline" in "where does Caroline live") is left out: on a long
+    conversation that was every chain of the person (134 chains, 131K characters).
     """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
     query = stems(about)
+    asked = asked_slots(query | words(about))
     by_id = {c.claim_id: c for c in claims}
-    chains: dict[str, list[Claim]] = {}
+    scored: list[tuple[tuple[int, int, int, int, float], list[Claim]]] = []
+    seen: set[str] = set()
     for claim in claims:
-        text = f"{claim.text} {claim.subject} {claim.attribute} {claim.value}"
-        if not query & stems(text):
-            continue
         head = claim
         while head.supersedes in by_id and head.supersedes is not None:
             head = by_id[head.supersedes]
-        if head.claim_id in chains:
+        if head.claim_id in seen:
             continue
+        seen.add(head.claim_id)
         chain = [head]
         while chain[-1].superseded_by in by_id and len(chain) <= len(claims):
             chain.append(by_id[chain[-1].superseded_by or ""])
-        chains[head.claim_id] = chain
-    return sorted(chains.values(), key=lambda ch: (ch[0].recorded_at, ch[0].claim_id))
+        in_slot = any((s := slot_of(c.attribute, c.value)) and s.name in asked for c in chain)
+        said = max(len(query & stems(f"{c.attribute} {c.value}")) for c in chain)
+        if not in_slot and not said:
+            continue
+        named = any(query & stems(c.subject) for c in chain)
+        latest = max(c.recorded_at for c in chain).timestamp()
+        scored.append(((in_slot, said, named, len(chain) > 1, latest), chain))
+    scored.sort(key=lambda p: p[0], reverse=True)
+    chains = [_shortened(chain) for _, chain in scored[:limit]]
+    return sorted(chains, key=lambda ch: (ch[0].recorded_at, ch[0].claim_id))
+
+
+def _shortened(chain: list[Claim]) -> list[Claim]:
+    """Its first version and its latest ones, at most `HISTORY_VERSIONS`."""
+    if len(chain) <= HISTORY_VERSIONS:
+        return chain
+    return [chain[0], *chain[-(HISTORY_VERSIONS - 1) :]]

@@ -2,12 +2,17 @@
 
 Append-only: an outdated claim is marked "revised" or "deprecated" and points to the
 claim that replaced it; nothing is deleted, so "what did the user believe before, and
-which message changed it?" stays answerable. A claim only sees the claims of its own
-branch: its trajectory and, for a fork, the path it was forked from.
+which message changed it?" stays answerable. A claim of a belief slot (core/slots.py:
+home, job, car, diet, relationship, pets, hobbies) is compared with the person's current
+beliefs in that slot whichever thread said them (`slot_decision`); a correction ("I meant
+Tuesday, not Monday") revises the latest claim holding the word it corrects
+(`corrected`); any other claim only sees the claims of its own branch: its trajectory
+and, for a fork, the path it was forked from.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -16,7 +21,85 @@ import numpy as np
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
+from arborwiki.core.slots import Slot, slot_of
 from arborwiki.core.words import FUNCTION_WORDS, can_be_noun, norm_term, past_tense_only, words
+
+CORRECTS = "corrects"
+"""The attribute of a correction claim; its value is "wrong -> right"."""
+CORRECTION_REACH = 40
+"""How many of the latest claims a correction looks back through for the word it fixes."""
+
+
+def value_words(value: str) -> set[str]:
+    """A value's content words: what two values of one slot are compared by."""
+    return words(value) - FUNCTION_WORDS - {"named", "called"}
+
+
+def same_value(a: str, b: str) -> bool:
+    """One value said twice ("Pixelwick Studio" / "Pixelwick Studio as a designer")."""
+    x, y = value_words(a), value_words(b)
+    return bool(x) and bool(y) and (x <= y or y <= x)
+
+
+@dataclass(frozen=True)
+class SlotDecision:
+    """What a slot claim does to the person's current claims of its slot."""
+
+    op: ClaimOp
+    targets: tuple[Claim, ...] = ()  # superseded, latest first
+
+
+def slot_decision(claim: Claim, slot: Slot, pool: list[Claim]) -> SlotDecision:
+    """`pool`: the subject's active claims of `slot`, oldest first.
+
+    - An ending (negated) DEPRECATEs the claims holding its value ("I gave up chess" ends
+      "plays chess"); with no value, or none holding it, in a one-value slot, the latest
+      affirmed claim ("I was laid off" ends the job); one naming a value none holds ("I left
+      Google" while the memory holds a job at Acme) ends nothing it knows.
+    - A new value of a one-value slot REVISEs every other value held ("I drive a Tesla now"
+      revises "drives a Honda Civic"); the same value again is a restatement (ADD).
+    - A set slot (pets, hobbies) only gains a member, unless the member had ended.
+    """
+    held = [c for c in pool if not c.negated]
+    if claim.negated:
+        hits = [c for c in held if same_value(c.value, claim.value) or _shares(c, claim)]
+        if not hits and slot.single and held and not value_words(claim.value):
+            hits = [held[-1]]
+        return SlotDecision("DEPRECATE", tuple(reversed(hits))) if hits else SlotDecision("ADD")
+    if any(same_value(c.value, claim.value) for c in held):
+        return SlotDecision("ADD")
+    targets = tuple(
+        c
+        for c in reversed(pool)
+        if (c.negated and same_value(c.value, claim.value)) or (slot.single and not c.negated)
+    )
+    return SlotDecision("REVISE", targets) if targets else SlotDecision("ADD")
+
+
+def _shares(old: Claim, ending: Claim) -> bool:
+    """An ending naming part of the value: "Rex" ends "dog named Rex"."""
+    said = value_words(ending.value)
+    return bool(said) and said <= value_words(old.value)
+
+
+def corrected(claim: Claim, recent: list[Claim]) -> Claim | None:
+    """The claim a correction ("wrong -> right") fixes: the latest of `recent` (active,
+    newest last) whose value holds the wrong word, the speaker's own first."""
+    wrong, _, _right = claim.value.partition(" -> ")
+    wanted = value_words(wrong)
+    if not wanted:
+        return None
+    hits = [c for c in recent[-CORRECTION_REACH:] if wanted <= value_words(c.value)]
+    own = [c for c in hits if norm_term(c.subject) == norm_term(claim.subject)]
+    return (own or hits or [None])[-1]
+
+
+def apply_correction(claim: Claim, old: Claim) -> None:
+    """`claim` becomes `old` with the wrong word replaced, and revises it."""
+    wrong, _, right = claim.value.partition(" -> ")
+    pattern = re.compile(rf"\b{re.escape(wrong.strip())}\b", re.IGNORECASE)
+    claim.subject, claim.attribute = old.subject, old.attribute
+    claim.value = pattern.sub(right.strip(), old.value, count=1)
 
 
 def _head(value: str) -> str:
@@ -147,6 +230,7 @@ class _ClaimBook:
         self.by_id: dict[str, Claim] = {}
         self.index_of: dict[str, int] = {}
         self._by_key = Postings()  # (subject, attribute) → claim indexes
+        self._by_slot = Postings()  # (subject, slot name) → claim indexes
         self._values: dict[str, int] = {}  # normalised value → a small int, for numpy
         self._value = GrowingArray(np.int64)
         self._negated = GrowingArray(np.bool_)
@@ -168,6 +252,9 @@ class _ClaimBook:
         self.by_id[claim.claim_id] = claim
         self.index_of[claim.claim_id] = index
         self._by_key.add((subj, attr), index)
+        slot = slot_of(claim.attribute, claim.value)
+        if slot is not None:
+            self._by_slot.add((subj, slot.name), index)
         self._value.append(self._values.setdefault(value, len(self._values)))
         self._negated.append(claim.negated)
         for token in claim_tokens(claim):
@@ -175,6 +262,17 @@ class _ClaimBook:
         self._node_enter.append(self._enter[node_id])
         self._node_leave.append(self._leave[node_id])
         self._active.append(claim.status == "active")
+
+    def slot_pool(self, subj: str, slot: str) -> list[Claim]:
+        """The subject's active claims of `slot`, user-wide, oldest first."""
+        keyed = self._by_slot.get((subj, slot))
+        keyed = keyed[self._active.view()[keyed]] if len(keyed) else keyed
+        return [self.claims[i] for i in keyed]
+
+    def recent_active(self, limit: int) -> list[Claim]:
+        """The latest `limit` claims that are still active, oldest first."""
+        active = np.flatnonzero(self._active.view())[-limit:]
+        return [self.claims[i] for i in active]
 
     def deactivate(self, claim: Claim) -> None:
         self._active.set(self.index_of[claim.claim_id], False)
@@ -255,7 +353,17 @@ def _place(
 ) -> None:
     """The pool the scan saw — the branch's active claims (time order), then, for a
     single-valued attribute, active claims of other branches — read through the indexes."""
+    if norm_term(claim.attribute) == CORRECTS:
+        old = corrected(claim, book.recent_active(CORRECTION_REACH))
+        if old is not None:
+            apply_correction(claim, old)
+            _supersede(claim, old, "REVISE", "revised", book)
+        return
     subj, attr, value = norm_term(claim.subject), norm_term(claim.attribute), norm_term(claim.value)
+    slot = slot_of(claim.attribute, claim.value)
+    if slot is not None:
+        _apply_slot(claim, slot_decision(claim, slot, book.slot_pool(subj, slot.name)), book)
+        return
     pool = book.pool(subj, attr, node_id, elsewhere=attr in single)
     literal = book.last_with_value(pool, value)
     changed = claim.negated or claim.change_cue
@@ -278,6 +386,13 @@ def _place(
     if decision.op != "ADD" and decision.target_id in allowed:
         status: ClaimStatus = "revised" if decision.op == "REVISE" else "deprecated"
         _supersede(claim, book.by_id[decision.target_id or ""], decision.op, status, book)
+
+
+def _apply_slot(claim: Claim, decision: SlotDecision, book: _ClaimBook) -> None:
+    """Every target superseded by `claim`; `claim.supersedes` names the latest."""
+    status: ClaimStatus = "deprecated" if decision.op == "DEPRECATE" else "revised"
+    for old in reversed(decision.targets):
+        _supersede(claim, old, decision.op, status, book)
 
 
 def _supersede(

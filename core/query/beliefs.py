@@ -1,16 +1,32 @@
-"""Which stored beliefs a question asks about: changed ones, and current one-value slots."""
+"""Which stored beliefs a question asks about: changed ones, and the current values of the
+belief slots (core/slots.py) it asks about."""
 
 from __future__ import annotations
 
-from arborwiki.core.extract.lexicon import SLOT_WORDS
 from arborwiki.core.records import Claim
+from arborwiki.core.slots import SLOTS, asked_slots, slot_of
 from arborwiki.core.words import stems
+
+SET_MEMBERS_SHOWN = 3
+"""Current members of a set slot (pets, hobbies) a question gets, newest first."""
 
 
 def compact_claim(claim: Claim) -> str:
-    """A claim in one line: subject, attribute, value and its date."""
+    """A claim in one line: subject, attribute, value and its date; an ended state says so
+    ("hugo no longer works at Pixelwick Studio", "rosa is no longer vegetarian")."""
     when = f" ({claim.event_time or claim.recorded_at.date()})"
-    return f"{claim.subject} {claim.attribute} {claim.value}{when}"
+    attribute = claim.attribute
+    if claim.negated:
+        head, _, rest = attribute.partition(" ")
+        if head in {"is", "was", "are"}:
+            attribute = (
+                f"{head} no longer {rest}".rstrip()
+                if claim.change_cue
+                else f"{head} not {rest}".rstrip()
+            )
+        else:
+            attribute = f"{'no longer' if claim.change_cue else 'not'} {attribute}"
+    return f"{claim.subject} {attribute} {claim.value}{when}".replace("  ", " ")
 
 
 def beliefs_about(claims: list[Claim], words: set[str]) -> list[Claim]:
@@ -22,23 +38,43 @@ def beliefs_about(claims: list[Claim], words: set[str]) -> list[Claim]:
     return [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
 
 
-def current_beliefs(
-    claims: list[Claim], named: set[str], slots: set[str], words: set[str]
-) -> list[Claim]:
-    """The active claims about the named people whose one-value slot ("lives in", "works
-    as": `slots`) the question's words ask about (its verb, or a word for it: "job" asks
-    about "works as", `SLOT_WORDS`): the latest per person and slot family
-    ("works as" and "works at" are one job: a later "works at Fernwood Labs" is what the
-    person does now, whether or not it revised the earlier "works as a barista")."""
-    asked = words | {SLOT_WORDS[w] for w in words if w in SLOT_WORDS}
+def current_beliefs(claims: list[Claim], named: set[str], words: set[str]) -> list[Claim]:
+    """The named people's current values of the belief slots the question's words ask
+    about ("Where does Aoife live now?": home; "What is Aoife's job?": job, whether it was
+    said as "works as" or "works at"): per person and slot, the latest active claim that
+    holds a value (not an ending), or a set slot's latest members; newest first. The message
+    that set it may say it in other words ("we're moving to Galway")."""
+    asked = asked_slots(words)
+    if not asked or not named:
+        return []
     found = [
-        (c, family)
+        (c, slot)
         for c in claims
-        if c.attribute in slots and c.subject in named and c.status == "active"
-        for family in [frozenset(stems(c.attribute))]
-        if asked & family
+        if c.status == "active" and not c.negated and c.subject in named
+        for slot in [slot_of(c.attribute, c.value)]
+        if slot is not None and slot.name in asked
     ]
-    latest: dict[tuple[str, frozenset[str]], Claim] = {}
-    for c, family in sorted(found, key=lambda p: p[0].recorded_at, reverse=True):
-        latest.setdefault((c.subject, family), c)
-    return list(latest.values())
+    shown: dict[tuple[str, str], int] = {}
+    out = []
+    for c, slot in sorted(found, key=lambda p: p[0].recorded_at, reverse=True):
+        room = 1 if SLOTS[slot.name].single else SET_MEMBERS_SHOWN
+        key = (c.subject, slot.name)
+        if shown.get(key, 0) < room:
+            shown[key] = shown.get(key, 0) + 1
+            out.append(c)
+    return out
+
+
+def changed_in_slots(claims: list[Claim], named: set[str], words: set[str]) -> list[Claim]:
+    """The named people's superseded claims of the slots the question asks about, whichever
+    thread said them: "Where does Priya live now?" shows "Phoenix → Raleigh" even when the
+    move was told in a chat about something else."""
+    asked = asked_slots(words)
+    return [
+        c
+        for c in claims
+        if c.status != "active"
+        and c.subject in named
+        and (slot := slot_of(c.attribute, c.value)) is not None
+        and (slot.name in asked or words & stems(c.value))
+    ]

@@ -6,6 +6,14 @@ from arborwiki.core.query.reader import MessageRef
 from arborwiki.core.query.result import BeliefVersion, HistoryChain, HistoryResult, SourceMessage
 from arborwiki.core.records import Claim
 
+SOURCE_CHARS = 280
+"""A source message's text in a history, at most: the chain is the answer, the message its
+citation (the whole message is one `query` or `pages` away)."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SOURCE_CHARS else text[: SOURCE_CHARS - 1].rstrip() + "…"
+
 
 def history_result(
     user_id: str, about: str, chains: list[list[Claim]], messages: list[MessageRef]
@@ -30,7 +38,7 @@ def history_result(
                         message_id=m.message_id,
                         speaker=m.speaker,
                         timestamp=m.timestamp,
-                        text=m.full_text,
+                        text=_cut(m.full_text),
                     )
                     for m in (by_id.get(i) for i in c.source_message_ids)
                     if m is not None

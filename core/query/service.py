@@ -17,8 +17,13 @@ from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder
 from arborwiki.core.extract.base import Extractor
 from arborwiki.core.extract.rules import RuleExtractor
-from arborwiki.core.forest.evidence import history
-from arborwiki.core.query.beliefs import beliefs_about, compact_claim, current_beliefs
+from arborwiki.core.forest.evidence import HISTORY_CHAINS, history
+from arborwiki.core.query.beliefs import (
+    beliefs_about,
+    changed_in_slots,
+    compact_claim,
+    current_beliefs,
+)
 from arborwiki.core.query.chunks import chunk_ranking
 from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.evidence import Budget, expand_evidence
@@ -504,24 +509,20 @@ class QueryService:
         (`current_beliefs`): the message that set it may say it in other words ("we're
         moving to Galway" for "Where does Aoife live now?")."""
         user_id, info = route.user_id, route.info
+        named = {*info.entities, *route.speakers}
+        if _FIRST_PERSON.search(info.text):  # "Where do I live now?", asked for the owner
+            named |= self.reader.owner_names(user_id)
+        asked = stems(" ".join(info.tokens))  # "job" may name a trajectory entity too
+        everyone = self.reader.all_claims(user_id) if named and asked else []
         changed = [
             c for c in self.reader.claims(user_id, route.selected_ids) if c.status != "active"
         ]
         words = subject_free_stems(info)
         relevant = beliefs_about(changed, words)
-        named = {*info.entities, *route.speakers}
-        if _FIRST_PERSON.search(info.text):  # "Where do I live now?", asked for the owner
-            named |= self.reader.owner_names(user_id)
-        slots = set(self.cfg.lifecycle.single_valued_attributes)
+        seen = {c.claim_id for c in relevant}
+        relevant += [c for c in changed_in_slots(everyone, named, asked) if c.claim_id not in seen]
         shown = {c.superseded_by for c in relevant}  # already there as "→ new value"
-        current = []
-        asked = stems(" ".join(info.tokens))  # "job" may name a trajectory entity too
-        if named and asked:
-            current = [
-                c
-                for c in current_beliefs(self.reader.all_claims(user_id), named, slots, asked)
-                if c.claim_id not in shown
-            ]
+        current = [c for c in current_beliefs(everyone, named, asked) if c.claim_id not in shown]
         successors = {
             c.claim_id: c
             for c in self.reader.claims_by_id(
@@ -585,12 +586,13 @@ class QueryService:
             raise ValueError("user_id is required")
         return pages_result(user_id, self.reader.pages(user_id))
 
-    def history(self, user_id: str, about: str) -> HistoryResult:
-        """Every revision chain of the user's claims about `about`, with source messages."""
+    def history(self, user_id: str, about: str, limit: int = HISTORY_CHAINS) -> HistoryResult:
+        """The `limit` revision chains of the user's claims best matching `about` (the belief
+        it asks about first), with source messages."""
         if not user_id:
             raise ValueError("user_id is required")
         if not about.strip():
             raise ValueError("about is empty")
-        chains = history(self.reader.all_claims(user_id), about)
+        chains = history(self.reader.all_claims(user_id), about, limit)
         messages = self.reader.messages(user_id, source_ids(chains))
         return history_result(user_id, about, chains, messages)

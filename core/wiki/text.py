@@ -201,8 +201,12 @@ def fact_text(claim: Claim) -> str:
         attribute = f"is {attribute}"
     if attribute and " " not in attribute and noun_word(attribute):
         clause = f"{subject}'s {attribute} is {'not ' if claim.negated else ''}{value}"
-    elif claim.op == "DEPRECATE":  # the claim that ends a belief: it no longer holds
-        clause = f"{subject} no longer {attribute} {value}"
+    elif claim.op == "DEPRECATE" or claim.negated and claim.change_cue:  # an ended belief
+        head, _, rest = attribute.partition(" ")
+        ended = (
+            f"{head} no longer {rest}" if head in {"is", "are", "was"} else f"no longer {attribute}"
+        )
+        clause = f"{subject} {ended} {value}"
     else:
         clause = f"{subject} {_verb(attribute, claim.negated)} {value}"
     clause = _CONTRACTED.sub(

@@ -23,6 +23,7 @@ from arborwiki.cluster.nightly import NightlyReport, run_nightly
 from arborwiki.cluster.store_admin import rollback_store
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.records import Message
+from arborwiki.core.slots import slot_of
 from arborwiki.jobs.cli import app
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.tables import SPECS, USER_TABLES
@@ -214,7 +215,12 @@ def test_old_snapshots_stay_and_a_claim_revised_on_day2_keeps_both_versions(hist
         old = two["claims"][new["supersedes"]]
         assert one["claims"][old["claim_id"]]["status"] == "active"
         assert old["status"] == "revised" and old["superseded_by"] == new["claim_id"]
-        assert (old["subject"], old["attribute"]) == (new["subject"], new["attribute"])
+        # one belief: the same attribute, or one slot ("works as" revised by "works at")
+        same = slot_of(old["attribute"], old["value"]) or old["attribute"]
+        assert (old["subject"], same) == (
+            new["subject"],
+            slot_of(new["attribute"], new["value"]) or new["attribute"],
+        )
 
 
 def test_a_nightly_with_nothing_new_writes_nothing(history: dict) -> None:

@@ -12,7 +12,16 @@ import numpy as np
 
 from arborwiki.core.config import AttachConfig, LifecycleConfig
 from arborwiki.core.embedding import cosine
-from arborwiki.core.forest.lifecycle import Judge, RuleJudge, claim_tokens
+from arborwiki.core.forest.lifecycle import (
+    CORRECTION_REACH,
+    CORRECTS,
+    Judge,
+    RuleJudge,
+    apply_correction,
+    claim_tokens,
+    corrected,
+    slot_decision,
+)
 from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage
 from arborwiki.core.forest.scoring import (
     GScore,
@@ -39,6 +48,7 @@ from arborwiki.core.records import (
     Trajectory,
     stable_id,
 )
+from arborwiki.core.slots import slot_of
 from arborwiki.core.words import has_cue, norm_set, snapshot_terms
 from arborwiki.core.words import norm_term as _norm
 
@@ -396,6 +406,11 @@ def scan_apply_lifecycle(
             active = [c for c in visible + own if by_id[c.claim_id].status == "active"]
             seen = {c.claim_id for c in active}
             states = [c for c in out if _norm(c.attribute) in single and c.claim_id not in seen]
+            if _scan_slot_or_correction(claim, out, by_id):
+                own.append(claim)
+                by_id[claim.claim_id] = claim
+                out.append(claim)
+                continue
             _place(
                 claim,
                 active,
@@ -410,6 +425,34 @@ def scan_apply_lifecycle(
             out.append(claim)
         claims_of_node[node.node_id] = own
     return out
+
+
+def _scan_slot_or_correction(claim: Claim, out: list[Claim], by_id: dict[str, Claim]) -> bool:
+    """The user-wide steps, by scanning every earlier claim: a correction fixes the latest
+    claim holding its wrong word; a slot claim is decided on the subject's claims of its
+    slot. True when one of them placed `claim`."""
+    active = [c for c in out if by_id[c.claim_id].status == "active"]
+    if _norm(claim.attribute) == CORRECTS:
+        old = corrected(claim, active[-CORRECTION_REACH:])
+        if old is not None:
+            apply_correction(claim, old)
+            _supersede(claim, old, "REVISE", "revised")
+        return True
+    slot = slot_of(claim.attribute, claim.value)
+    if slot is None:
+        return False
+    pool = [
+        c
+        for c in active
+        if _norm(c.subject) == _norm(claim.subject)
+        and (s := slot_of(c.attribute, c.value)) is not None
+        and s.name == slot.name
+    ]
+    decision = slot_decision(claim, slot, pool)
+    status: ClaimStatus = "deprecated" if decision.op == "DEPRECATE" else "revised"
+    for old in reversed(decision.targets):
+        _supersede(claim, old, decision.op, status)
+    return True
 
 
 def _ancestors(node: ForestNode, by_node: dict[str, ForestNode]) -> list[str]:

@@ -200,3 +200,12 @@ def test_month_steps_equal_dateparser_at_month_ends_and_leap_days() -> None:
         for base in bases:
             assert dates._resolve(span, kind, base) == dates._parse.__wrapped__(span, kind, base)
         assert dates._MONTH_STEPS[(span, kind)] is not None, text
+
+
+def test_a_model_year_is_no_date() -> None:
+    """ "a 2012 Honda Civic" named the car, not 2012-01-01 (issue 48, item 11)."""
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    assert normalize_dates("I drive a 2012 Honda Civic now.", at) == []
+    assert normalize_dates("my 1968 Kustom guitar", at) == []
+    assert [d.year for _, d in normalize_dates("In 2012 Caroline moved.", at)] == [2012]
+    assert [d.year for _, d in normalize_dates("I graduated in 2015.", at)] == [2015]

@@ -79,9 +79,15 @@ def test_forest_and_lifecycle_invariants(specs, cfg: AttachConfig) -> None:
     claims = apply_lifecycle(snaps, nodes, LifecycleConfig())
     ids = {c.claim_id: c for c in claims}
     assert sorted(ids) == sorted(c.claim_id for s in snaps for c in s.claims)
+    order = {c.claim_id: i for i, c in enumerate(claims)}
     for c in claims:
         if c.status != "active":
-            assert c.superseded_by in ids and ids[c.superseded_by].supersedes == c.claim_id
+            # its successor is later and changed something; a claim that ends a slot held
+            # twice ("works as a nurse", "works at Mercy") ends both, naming the latest
+            successor = ids[c.superseded_by or ""]
+            assert order[successor.claim_id] > order[c.claim_id]
+            assert successor.op in {"REVISE", "DEPRECATE"} and successor.supersedes is not None
+            assert order[successor.supersedes] >= order[c.claim_id]
         if c.supersedes is not None:
             assert ids[c.supersedes].superseded_by == c.claim_id
     # replay: the same stream gives the same ids and decisions

@@ -56,7 +56,18 @@ def test_my_name_is_needs_no_one_else() -> None:
 
 def test_im_american_names_no_one_and_named_speakers_keep_their_name() -> None:
     american = chat(("user", "I'm American. I live in Oslo."), ("assistant", "Hello!"))
-    assert subjects(american) == [("user", "is", "American"), ("user", "lives in", "Oslo")]
+    # no name given: the owner is their user id, never the role word "user"
+    assert subjects(american) == [("user-4", "is", "American"), ("user-4", "lives in", "Oslo")]
     named = chat(("Ann", "I'm Annie. I live in Oslo."), ("assistant", "Hi Annie!"))
     assert owner_name(named) is None
     assert ("ann", "lives in", "Oslo") in subjects(named)
+
+
+def test_a_greeting_gives_the_name_no_one_else_uses() -> None:
+    """'Hi! I'm Hana.' in a chat with an assistant that never says her name: the claims are
+    Hana's (the role subject "user" once stood for her)."""
+    hana = chat(("user", "Hi! I'm Hana. I live in Kyoto."), ("assistant", "Welcome!"))
+    assert owner_name(hana) == ("user", "hana")
+    assert subjects(hana) == [("hana", "lives in", "Kyoto")]
+    mid_chat = chat(("user", "Thanks. I'm Hana, I think, on the form."), ("assistant", "Ok."))
+    assert owner_name(mid_chat) == ("user", "user-4")  # no greeting: the id

@@ -44,13 +44,16 @@ TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
 # pages again when the wiki was compiled per thread (all its visits) instead of per visit;
 # pages when fact lines became third-person clauses, empty pages went and "shard" became "part";
 # pages when the stored columns shard_index/shard_count became part_index/part_count.
+# snapshots, claims, evidence and pages when belief slots came (issue 45: a speaker's own
+# states and their changes read by core/extract/changes.py, slot claims revised user-wide);
+# nodes and trajectories unchanged (placement does not read claims);
 PINNED = {
-    "snapshots": "f9dc0a3ca72a2e0e",
+    "snapshots": "4f0a40384f802cf9",
     "nodes": "9ee07a9023c1e776",
     "trajectories": "fe559d90536c70c6",
-    "claims": "2e444953458a2a09",
-    "evidence": "fa3efb8e670dcf93",
-    "pages": "3ce0632052da8905",
+    "claims": "47dda1643ae9aae9",
+    "evidence": "c4d2e4c75b1a9ea3",
+    "pages": "df1dc09b26eb9bd8",
 }
 PINNED_SUMS = {  # each table's floats summed (attach scores are the only floats)
     "snapshots": 0.0,

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.extract.prompts import (
     DraftParseError,
     build_messages,
@@ -85,3 +86,49 @@ def test_repair_messages_show_the_bad_answer_and_the_error() -> None:
     assert messages[3]["role"] == "user"
     assert "output is not valid JSON" in messages[3]["content"]
     json.dumps(messages)  # must be sendable as-is
+
+
+def test_an_llm_draft_says_changes_in_the_slots_the_rules_use() -> None:
+    """The prompt names every slot attribute and how an ending and a correction are said;
+    a draft written so (as the vLLM / OpenAI-compatible backends return it) goes through
+    the same lifecycle as the rules' claims."""
+    from arborwiki.core.extract.base import to_snapshot
+    from arborwiki.core.forest.lifecycle import apply_lifecycle
+    from arborwiki.core.slots import SLOTS
+    from tests.core.forest_builders import chain_nodes
+
+    system = build_messages(make_window(0))[0]["content"]
+    for slot in SLOTS.values():
+        assert all(attribute in system for attribute in slot.attributes)
+    assert '"corrects"' in system and "negated and change_cue true" in system
+
+    def draft(index: int, claims: list[dict]) -> object:
+        window = make_window(index, day=8 + index)
+        ids = window.message_ids
+        body = {"summary": "s", "claims": [{**c, "source_message_ids": [ids[0]]} for c in claims]}
+        return to_snapshot(window, parse_draft(json.dumps(body)), "vllm")
+
+    def claim(attribute: str, value: str, negated: bool = False, cue: bool = False) -> dict:
+        text = f"ann {attribute} {value}"
+        return dict(
+            text=text,
+            subject="ann",
+            attribute=attribute,
+            value=value,
+            negated=negated,
+            change_cue=cue,
+        )
+
+    snaps = [
+        draft(0, [claim("works at", "Acme"), claim("has", "book club on Monday")]),
+        draft(1, [claim("works at", "Acme", negated=True, cue=True)]),
+        draft(2, [claim("corrects", "Monday -> Tuesday", cue=True)]),
+    ]
+    claims = apply_lifecycle(snaps, chain_nodes(snaps), LifecycleConfig())
+    ops = [(c.op, c.status, c.attribute, c.value) for c in claims]
+    assert ops == [
+        ("ADD", "deprecated", "works at", "Acme"),
+        ("ADD", "revised", "has", "book club on Monday"),
+        ("DEPRECATE", "active", "works at", "Acme"),
+        ("REVISE", "active", "has", "book club on Tuesday"),
+    ]

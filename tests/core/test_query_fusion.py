@@ -252,12 +252,11 @@ def test_current_beliefs_are_the_named_peoples_asked_one_value_slots() -> None:
     liked = claim("c4", "s4", "t1", "loves", "living by the sea", 4, ["m4"], subject="aoife")
     other = claim("c5", "s5", "t3", "lives in", "Cork", 5, ["m5"], subject="ciaran")
     claims = [old, home, job, liked, other]
-    slots = {"lives in", "works as", "works at"}
     known = frozenset({"aoife", "ciaran"})
 
     def current(question: str, named: set[str]) -> list[str]:
         words = subject_free_stems(analyze_question(question, known))
-        return [c.claim_id for c in current_beliefs(claims, named, slots, words)]
+        return [c.claim_id for c in current_beliefs(claims, named, words)]
 
     assert current("Where does Aoife live now?", {"aoife"}) == ["c2"]  # active, her slot
     assert current("Where does Aoife work?", {"aoife"}) == ["c3"]

@@ -95,8 +95,9 @@ def test_an_owner_labelled_user_who_gives_a_name_speaks_under_it() -> None:
     question = "What is Jordan's job now?"
     assert named_speakers(question, table.names) == ["jordan"]
     assert without_names(question, ["jordan"]) == "What is job now"
-    # "I'm Jordan" that no one else says names no one ("I'm American")
-    unnamed = SpeakerSessions.of([messages[0], messages[2]])
-    assert (unnamed.names, unnamed.owners) == (set(), {"user"})
+    # "I'm Jordan" mid-chat that no one else says names no one ("I'm American"): the owner
+    # is their user id
+    unnamed = SpeakerSessions.of([turn(0, "s1", "user", "So I'm Jordan now?"), messages[2]])
+    assert (unnamed.names, unnamed.owners) == ({"user-9"}, {"user-9"})
     named = SpeakerSessions.of([msg(0, "s1", "Caroline"), msg(1, "s1", "Dana")])
     assert named.owners == {"caroline", "dana"}  # both turns are role "user" here

@@ -1,0 +1,660 @@
+"""Belief claims from what a person says about their own states, and how those change.
+
+The generic sentence rules (claims.py) read "I don't play chess anymore after I hurt my
+shoulder" as `plays / chess anymore after I hurt my shoulder`: the negation and the aspect
+are lost, so the old value reads as true. This module reads a speaker's own sentences for
+the states of the belief slots (core/slots.py) and the ways people say they change:
+
+- a state, held or denied: "I live in X", "I don't live in X anymore", "I no longer eat meat";
+- aspect: "I used to live in X" (ended), "… X now", "… these days" (a change);
+- events that start a state: moved to, started at, accepted a job at, bought, adopted,
+  got engaged to, took up, went vegan, switched to;
+- events that end one: laid off from, quit, left, retired, sold, gave up, stopped, broke up
+  with, passed away, had to rehome;
+- corrections: "Sorry, I meant Tuesday, not Monday" → a claim `corrects / Monday -> Tuesday`
+  that the lifecycle applies to the latest claim holding "Monday";
+- presuppositions: "since the move to X", "my new job at X", "now that I'm at X".
+
+Hypotheticals ("I might move to X", "if I moved …", "I'm thinking about quitting"),
+questions and other people's changes ("my sister moved to X": not the speaker's clause)
+make no claim here. An ending is a claim with `negated` and `change_cue` set; a start or a
+new value has `change_cue` set. Hand rules, not a parser: they run on every sentence of a
+100K-message build, where a dependency parse would cost more than the whole extraction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from arborwiki.core.slots import DIETS, PET_WORDS
+
+_CONTRACTIONS = [
+    (r"\b(i)'m\b", r"\1 am"),
+    (r"\b(we|they|you)'re\b", r"\1 are"),
+    (r"\b(i|we|they|you)'ve\b", r"\1 have"),
+    (r"\b(i|we|they|you)'d(?=\s+been\b)", r"\1 had"),
+    (r"\b(i|we|they|you)'d\b", r"\1 would"),
+    (r"\b(i|we|they|you)'ll\b", r"\1 will"),
+    (r"\b(it|that|there|home|he|she)'s\b", r"\1 is"),
+    (r"\bcan't\b", "cannot"),
+    (r"\bwon't\b", "will not"),
+    (r"\b(do|does|did|is|are|was|were|have|has|had)n't\b", r"\1 not"),
+]
+_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in _CONTRACTIONS]
+_CLAUSES = re.compile(
+    r"\s*(?:[;:]|\s[-–—]\s|[–—]|,\s*(?:but|and|so)\s|\bbut\s"
+    r"|,\s*(?=(?:(?:and |but )?(?:now|these days|today)\s+)?(?:i|we)\s)"
+    r"|\s(?:and|then)\s(?=(?:bought|sold|moved|started|got|switched|quit|left|joined|took"
+    r"|adopted|gave|went)\b))\s*",
+    re.I,
+)
+_ELIDED = re.compile(
+    r"^(?:just |finally |recently |also )?(?=(?:moved|packed|relocated|started|switched|quit|sold"
+    r"|bought|got|gave|took|adopted|left|joined|landed|accepted|broke|stopped|retired)\b)",
+    re.I,
+)
+"""A clause that opens with the speaker's verb, its "I" left out ("Switched from my Kia to
+a Mazda last month", "… and bought a Mazda")."""
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|might|may|could|would|should|wish|wishes|maybe|perhaps|someday|considering"
+    r"|thinking|plan|plans|planning|want|wants|wanted|hope|hoping|dream|dreaming|going to"
+    r"|will|tempted|whether|unless|supposed|trying to decide)\b",
+    re.I,
+)
+_STOP = (
+    r"(?=\s*(?:[,.!?()\"]|\s[-–—]\s|$|\b(?:but|and|because|since|after|before|when|while|so"
+    r"|now|anymore|any more|these days|nowadays|for now|for good|on|last|about|around"
+    r"|roughly|ago|this|next|yesterday|today|tonight|in (?:january|february|march|april"
+    r"|may|june|july|august|september|october|november|december)|in the|in a|at the start"
+    r"|at the end|every|twice|once|a week|a month|until|altogether|completely|entirely"
+    r"|(?:a|one|two|three|four|five|six|a few|a couple of|several) (?:days?|weeks?|months?|years?)"
+    r"|for today|full time|part time"
+    r"|it was|it is|it broke|though|which|who|with my|as of|again|for (?:a|the|two|three"
+    r"|several|many|about)|near|to be|as well)\b))"
+)
+_V = r"(?P<v>[^,.!?;()\"]+?)" + _STOP  # a value: the shortest run up to a stop
+_NAME = r"(?P<v>(?-i:[A-Z][a-z'-]+))"
+_ORG = r"(?P<e>(?-i:[A-Z][\w&'-]+(?:\s+(?:(?:&|and|of|the)\s+)?[A-Z][\w&'-]+)*))"
+_THING = (
+    r"(?P<e>the (?:[a-z-]+ ){0,3}(?:company|firm|store|shop|agency|startup|restaurant|office"
+    r"|school|hospital|bank|factory))"
+)
+"""An employer said without a name ("the mechanical engineering company")."""
+_ROLE = (
+    r"(?:a |an )?(?P<r>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)(?:(?=\s+(?:at|for|with)\b)|"
+    + _STOP
+    + ")"
+)
+_PETS = "|".join(sorted(PET_WORDS))
+_DIETS = "|".join(sorted(DIETS))
+_FOODS = r"(?:meat|red meat|dairy|fish|pork|beef|chicken|eggs|gluten|sugar)"
+_FIRST = r"(?:^|(?<=\s))(?:i|we)\b"
+_AUX = (
+    r"(?P<aux>(?:\s+(?:do|does|did|am|are|was|were|have|has|had|not|no longer|never|just"
+    r"|finally|recently|officially|actually|also|really|now|already|eventually|even|still"
+    r"|currently|both|used to|been))*)\s+"
+)
+_CAR_BRANDS = frozenset(
+    "honda toyota tesla subaru mazda kia ford volkswagen vw bmw audi hyundai nissan chevy "
+    "chevrolet jeep volvo mercedes lexus porsche fiat mini jaguar dodge rivian polestar prius "
+    "civic corolla camry".split()
+)
+_CAR_WORDS = frozenset("car truck van suv pickup minivan hatchback sedan".split())
+
+
+@dataclass(frozen=True)
+class Said:
+    """A belief read from one clause: the slot's attribute, the value, and the change."""
+
+    attribute: str
+    value: str
+    negated: bool = False
+    change: bool = False
+    clause: str = ""  # the clause it was read from: its dates are the claim's
+
+
+def expand(sentence: str) -> str:
+    """Contractions spelled out ("I don't" → "I do not"): one form for every rule."""
+    text = sentence.replace("’", "'")
+    for pattern, repl in _CONTRACTION_RES:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _car(value: str) -> bool:
+    words = set(re.findall(r"[a-z0-9-]+", value.lower()))
+    return bool(words & (_CAR_BRANDS | _CAR_WORDS))
+
+
+def _job(m: re.Match[str], negated: bool = False, change: bool = False) -> Said:
+    """'works as / a financial controller at Bluefin Logistics', or 'works at / Bluefin
+    Logistics' when no role was said (both fill the `job` slot)."""
+    org, role = m.groupdict().get("e"), m.groupdict().get("r")
+    article = "an" if role and role[0].lower() in "aeiou" else "a"
+    if role and org:
+        return Said("works as", f"{article} {role} at {org}", negated, change)
+    if role:
+        return Said("works as", f"{article} {role}", negated, change)
+    return Said("works at", org or "", negated, change)
+
+
+def _aux_state(aux: str) -> tuple[bool, bool]:
+    """(negated, change) from the words between the subject and the verb."""
+    low = f" {aux.lower()} "
+    negated = any(w in low for w in (" not ", " no longer ", " never ", " used to "))
+    change = any(w in low for w in (" no longer ", " used to ", " now "))
+    return negated, change
+
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str], bool, bool], Said | None]]
+
+
+def _rules() -> list[Rule]:
+    """First-person rules: each pattern starts after the subject and its auxiliaries."""
+    r: list[tuple[str, Callable[[re.Match[str], bool, bool], Said | None]]] = [
+        # States, held or denied ("do not … anymore", "no longer", "used to").
+        (
+            r"(?P<how>live|lives|living|lived) in " + _V,
+            lambda m, n, c: _lives(m, n, c),
+        ),
+        (
+            r"in (?P<v>(?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*))" + _STOP,
+            lambda m, n, c: Said("lives in", m["v"], n, c) if (n or c) and _is_be(m) else None,
+        ),
+        (r"(?:be|been) (?:living )?in " + _V, lambda m, n, c: Said("been in", m["v"], n, c)),
+        (r"(?:based|settled) in " + _V, lambda m, n, c: Said("lives in", m["v"], n, True)),
+        (
+            r"(?:renting|rent|bought|own|found) (?:a |an |our |my )?(?:new )?(?:flat|apartment"
+            r"|house|place|condo|home) in " + _V,
+            lambda m, n, c: Said("lives in", m["v"], n, True),
+        ),
+        (
+            r"(?:work|works|working|employed) at " + _ORG + r"(?: now)?,? as " + _ROLE,
+            lambda m, n, c: _job(m, n, c),
+        ),
+        (
+            r"(?:work|works|working|employed) (?:as " + _ROLE + r" )?(?:at|for|with|by) " + _ORG,
+            lambda m, n, c: _job(m, n, c),
+        ),
+        (
+            r"(?:work|works|working) as " + _ROLE,
+            lambda m, n, c: Said("works as", f"a {m['r']}", n, c),
+        ),
+        (r"(?:a|an) " + _ROLE + r" at " + _ORG, lambda m, n, c: _job(m, n, c)),
+        (
+            r"(?:drive|drives|driving) (?:a |an |my |the )?" + _V,
+            lambda m, n, c: Said("drives", m["v"], n, c) if _car(m["v"]) else None,
+        ),
+        (
+            r"(?:eat|eats|eating) (?:a lot of |much |any )?(?P<v>" + _FOODS + ")",
+            lambda m, n, c: Said("eats", m["v"], n, c),
+        ),
+        (r"(?:a |an )?(?P<v>" + _DIETS + r")\b", lambda m, n, c: Said("is", m["v"], n, c)),
+        (
+            r"(?:unemployed|between jobs|out of work|jobless)\b",
+            lambda m, n, c: None if n else Said("works at", "", True, True),
+        ),
+        (
+            r"(?:single|divorced|separated)\b",
+            lambda m, n, c: None if n else Said("is dating", "", True, True),
+        ),
+        (
+            r"(?:have|own) (?:a |an |my )?(?P<v>car|truck)\b",
+            lambda m, n, c: Said("drives", "", True, True) if n else None,
+        ),
+        (
+            r"(?P<how>dating|seeing|with) " + _NAME + r"\b(?! and\b)",
+            lambda m, n, c: (
+                None if m["how"].lower() == "with" and not n else Said("is dating", m["v"], n, c)
+            ),
+        ),
+        (
+            r"(?:started|begun|began) (?:seeing|dating) (?:someone(?: new)?,? )?" + _NAME,
+            lambda m, n, c: Said("is dating", m["v"], n, True),
+        ),
+        (
+            r"(?:got |was |been )?promoted to " + _ROLE,
+            lambda m, n, c: _job(m, n, True),
+        ),
+        (
+            r"(?:got|just got|recently got) (?P<v>married|engaged|divorced)\b(?! to)",
+            lambda m, n, c: Said("is", m["v"].lower(), n, True),
+        ),
+        (
+            r"(?:graduated|finished (?:my|the) degree)(?: from " + _ORG + ")?",
+            lambda m, n, c: Said("studies at", m["e"] or "", True, True),
+        ),
+        (
+            r"(?:got )?(?P<how>married|engaged) to " + _NAME,
+            lambda m, n, c: Said(f"is {m['how']} to", m["v"], n, True),
+        ),
+        (
+            r"(?:have|has|had) (?:a|an|two|three) (?P<k>"
+            + _PETS
+            + r") (?:named |called )?"
+            + _NAME,
+            lambda m, n, c: Said("has a pet", f"{m['k']} named {m['v']}", n, c),
+        ),
+        (
+            r"(?P<verb>play|plays|do|does|practice|practices) (?P<v>(?:the )?[a-z][a-z -]*?)"
+            + _STOP,
+            lambda m, n, c: _hobby(m["verb"], m["v"], n, c),
+        ),
+        # Events that start a state.
+        (
+            r"(?:moved|relocated|moving|relocating|move) (?:back |over |out )?to " + _V,
+            lambda m, n, c: Said("lives in", m["v"], n, True),
+        ),
+        (
+            r"(?:started|start|starting) (?:a new job |my new job |working |work )?(?:at|with) "
+            + _ORG
+            + r"(?:[^,.!?]*? as "
+            + _ROLE
+            + ")?",
+            lambda m, n, c: _job(m, n, True),
+        ),
+        (
+            r"(?:accepted|took|got|landed|started|have) (?:a |an |the |my )?(?:new )?"
+            r"(?:job|position|role|offer)(?: offer)? (?:at|with) "
+            + _ORG
+            + r"(?: as "
+            + _ROLE
+            + ")?",
+            lambda m, n, c: _job(m, n, True),
+        ),
+        (
+            r"(?:got|landed|accepted|took|found) (?:a |the )?(?:new )?(?:job|position|role) as "
+            + _ROLE
+            + r"(?: (?:at|with) "
+            + _ORG
+            + ")?",
+            lambda m, n, c: _job(m, n, True),
+        ),
+        (
+            r"(?:got hired|was hired|joined|hired) (?:at |by )?" + _ORG + r"(?: as " + _ROLE + ")?",
+            lambda m, n, c: _job(m, n, True),
+        ),
+        (
+            r"(?:bought|got(?! rid)|leased|picked up) (?:a |an |my )?(?:new |used |second-hand )?"
+            r"(?:car,? (?:a |an )?)?" + _V,
+            lambda m, n, c: Said("drives", m["v"], n, True) if _car(m["v"]) else None,
+        ),
+        (
+            r"switched (?:over )?(?:from (?:my |our |a |an |the )?[^,.!?]+? )?to (?:a |an )?" + _V,
+            lambda m, n, c: _switched(m["v"], n),
+        ),
+        (
+            r"(?:went|became|turned|gone|become|going) (?P<v>" + _DIETS + r")\b",
+            lambda m, n, c: Said("is", m["v"], n, True),
+        ),
+        (
+            r"(?:adopted|got|rescued) (?:a |an |our |my )?(?:new )?(?P<k>" + _PETS + r")"
+            r"(?:,? (?:named |called )?(?P<v>[A-Z][a-z'-]+))?",
+            lambda m, n, c: Said("has a pet", f"{m['k']} named {m['v']}" if m["v"] else m["k"]),
+        ),
+        (
+            r"(?:took up|started (?P<verb>playing|doing|learning)|picked up) " + _V,
+            lambda m, n, c: Said("plays" if m["verb"] == "playing" else "does", m["v"], n, True),
+        ),
+        # Events that end one.
+        (
+            r"(?:got )?(?:laid off|let go|fired|made redundant)(?: (?:from|at|by) " + _ORG + ")?",
+            lambda m, n, c: Said("works at", m["e"] or "", True, True),
+        ),
+        (
+            r"(?:quit|left|resigned from|lost) (?:my |the )?(?:job|position|role)"
+            r"(?: (?:at|with) (?:" + _ORG + "|" + _THING.replace("?P<e>", "?:") + "))?",
+            lambda m, n, c: Said("works at", m["e"] or "", True, True),
+        ),
+        (r"(?:left|resigned from|retired from) " + _ORG, lambda m, n, c: _left(m)),
+        (r"retired\b", lambda m, n, c: Said("works at", "", True, True)),
+        (
+            r"(?:sold|got rid of|totaled|wrecked|donated|gave away) (?:my |our |the )?" + _V,
+            lambda m, n, c: _sold(m["v"]),
+        ),
+        (
+            r"traded in (?:my |our |the )?(?P<o>[^,.!?]+?) for (?:a |an )?" + _V,
+            lambda m, n, c: Said("drives", m["v"], n, True),
+        ),
+        (
+            r"(?:gave up|give up|given up|giving up|quit|stopped|stop|done with|finished with)"
+            r" (?:playing |doing |going to |eating )?"
+            r"(?:my |the )?" + _V,
+            lambda m, n, c: _ended(m["v"]),
+        ),
+        (
+            r"(?:broke up|split up|separated|divorced)(?: with| from)?(?: " + _NAME + ")?",
+            lambda m, n, c: Said("is dating", m["v"] or "", True, True),
+        ),
+        (
+            r"(?:lost|buried|put down) (?:our |my )?(?:(?:"
+            + _PETS
+            + r") )?"
+            + _NAME
+            + r"(?! (?:at|in|on)\b)",
+            lambda m, n, c: None if _month(m["v"]) else Said("has a pet", m["v"], True, True),
+        ),
+        (
+            r"put " + _NAME + r" (?:down|to sleep)",
+            lambda m, n, c: Said("has a pet", m["v"], True, True),
+        ),
+        (
+            r"had to (?:rehome|put down|give away|give up|say goodbye to) (?:our |my )?"
+            r"(?:(?:" + _PETS + r") )?" + _NAME,
+            lambda m, n, c: Said("has a pet", m["v"], True, True),
+        ),
+    ]
+    return [(re.compile(_FIRST + _AUX + p, re.I), f) for p, f in r]
+
+
+_NOT_DONE = frozenset("the my some well too much anything everything nothing".split())
+
+
+def _lives(m: re.Match[str], negated: bool, change: bool) -> Said | None:
+    """'live in X' holds now; 'lived in X' is a past state (no claim: "I lived in Austin for
+    a year in college" says nothing of today); 'was living in X' ended."""
+    past = re.search(r"\b(?:was|were)\b", m["aux"], re.I) is not None
+    if m["how"].lower() == "lived" and not negated:
+        return None
+    if past and m["how"].lower() == "living":
+        return Said("lives in", m["v"], True, True)
+    return Said("lives in", m["v"], negated, change)
+
+
+def _is_be(m: re.Match[str]) -> bool:
+    """The auxiliaries hold a present "be": "I'm in Toronto now", "I'm no longer in Boise"."""
+    return re.search(r"\b(?:am|are)\b", m["aux"], re.I) is not None
+
+
+def _hobby(verb: str, value: str, negated: bool, change: bool) -> Said | None:
+    """'play chess', 'do yoga': a hobby, not 'do it' or 'play with the kids'."""
+    value = value.strip()
+    words = value.lower().split()
+    if not words or words[0] in {"it", "that", "this", "so", "not", "with", "a", "some", "what"}:
+        return None
+    if len(words) > 3 or verb.lower() in {"do", "does"} and words[0] in _NOT_DONE:
+        return None
+    attribute = "plays" if verb.lower().startswith("play") else "does"
+    return Said(attribute, value, negated, change)
+
+
+def _sold(value: str) -> Said | None:
+    """'sold my Honda', 'donated my old car to a shelter': the car, not where it went."""
+    value = re.split(r"\s+(?:to|for|at)\s", value)[0]
+    return Said("drives", value, True, True) if _car(value) else None
+
+
+def _month(word: str) -> bool:
+    return word.lower() in {
+        "january", "february", "march", "april", "may", "june", "july", "august",
+        "september", "october", "november", "december", "monday", "tuesday", "wednesday",
+        "thursday", "friday", "saturday", "sunday", "track", "touch",
+    }  # fmt: skip
+
+
+def _switched(value: str, negated: bool) -> Said | None:
+    words = set(value.lower().split())
+    if _car(value):
+        return Said("drives", value, negated, True)
+    if words & DIETS:
+        return Said("is", next(w for w in value.lower().split() if w in DIETS), negated, True)
+    return None
+
+
+def _ended(value: str) -> Said | None:
+    """What 'gave up X' / 'stopped X' ends: a diet's food or a hobby (not "my job", which the
+    job rules read, nor "it")."""
+    food = re.match(_FOODS + r"\b", value.lower())
+    if food:
+        return Said("eats", food.group(0), True, True)
+    if value.lower().split()[:1] in (["job"], ["work"], ["it"], ["that"]):
+        return None
+    return Said("does", value, True, True)
+
+
+def _left(m: re.Match[str]) -> Said | None:
+    return Said("works at", m["e"], True, True)
+
+
+_FIRST_RULES = _rules()
+_OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
+    (
+        re.compile(r"\bhome (?:for (?:me|us) )?is (?:now )?" + _V, re.I),
+        lambda m: Said("lives in", m["v"], False, True),
+    ),
+    (
+        re.compile(
+            r"^(?P<v>(?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*)) (?P<neg>is not|is no longer|is) "
+            r"(?:my |our )?home\b",
+            re.I,
+        ),
+        lambda m: Said("lives in", m["v"], m["neg"].lower() != "is", True),
+    ),
+    (
+        re.compile(
+            r"\b(?:since|after|ever since) (?:(?:the|our|my) (?:move|relocation)|moving"
+            r"|relocating) (?:back |out |over )?to " + _V,
+            re.I,
+        ),
+        lambda m: Said("lives in", m["v"], False, True),
+    ),
+    (
+        re.compile(
+            r"\b(?:since|after) (?:starting|joining|i started|i joined|we started) (?:at |with )?"
+            + _ORG,
+            re.I,
+        ),
+        lambda m: _job(m, False, True),
+    ),
+    (
+        re.compile(
+            r"\bmy first (?:day|week|shift) (?:as " + _ROLE + r" )?(?:at|with) " + _ORG, re.I
+        ),
+        lambda m: _job(m, False, True),
+    ),
+    (
+        re.compile(
+            r"\b(?:let me go|laid me off|fired me|my last day|handed in my notice"
+            r"|gave my notice|put in my notice)(?: (?:at|from|with) " + _ORG + ")?",
+            re.I,
+        ),
+        lambda m: Said("works at", m["e"] or "", True, True),
+    ),
+    (
+        re.compile(r"\b(?P<v>" + _FOODS + r") is off the (?:menu|table)", re.I),
+        lambda m: Said("eats", m["v"].lower(), True, True),
+    ),
+    (
+        re.compile(
+            r"\bmy (?P<v>[^,.!?]{2,30}?) (?:got|was) (?:totaled|stolen|wrecked|written off"
+            r"|repossessed)",
+            re.I,
+        ),
+        lambda m: Said("drives", m["v"], True, True) if _car(m["v"]) else None,
+    ),
+    (
+        re.compile(
+            r"^(?P<v>[\w -]{2,30}?) used to be (?:my|our) (?:thing|hobby|passion|jam|life)", re.I
+        ),
+        lambda m: Said("does", m["v"], True, True),
+    ),
+    (
+        re.compile(
+            r"\b(?:since|after) (?:the|our|my) (?:move|relocation|moving) (?:back )?to " + _V,
+            re.I,
+        ),
+        lambda m: Said("lives in", m["v"], False, True),
+    ),
+    (
+        re.compile(r"\b(?:ever )?since (?:we|i) (?:moved|relocated) (?:back )?to " + _V, re.I),
+        lambda m: Said("lives in", m["v"], False, True),
+    ),
+    (
+        re.compile(r"\bsince moving (?:back )?to " + _V, re.I),
+        lambda m: Said("lives in", m["v"], False, True),
+    ),
+    (
+        re.compile(
+            r"\b(?:my|our) new (?:place|apartment|flat|house|home) (?:in|is in) " + _V, re.I
+        ),
+        lambda m: Said("lives in", m["v"], False, True),
+    ),
+    (
+        re.compile(
+            r"\bmy new (?:job|position|role) (?:at|with) " + _ORG + r"(?: as " + _ROLE + ")?",
+            re.I,
+        ),
+        lambda m: _job(m, False, True),
+    ),
+    (
+        re.compile(r"\bnow that (?:i am|i'm|we are) (?:working )?(?:at|with) " + _ORG, re.I),
+        lambda m: _job(m, False, True),
+    ),
+    (
+        re.compile(r"\bnow that (?:i am|i'm) (?:a|an) " + _ROLE, re.I),
+        lambda m: _job(m, False, True),
+    ),
+    (
+        re.compile(r"\bmy (?:new )?car is (?:now )?(?:a |an )?" + _V, re.I),
+        lambda m: Said("drives", m["v"]) if _car(m["v"]) else None,
+    ),
+    (
+        re.compile(r"\bmy new car,? (?:a |an |the )?" + _V, re.I),
+        lambda m: Said("drives", m["v"], False, True) if _car(m["v"]) else None,
+    ),
+    (
+        re.compile(
+            r"\bmy (?:partner|boyfriend|girlfriend|husband|wife|fianc[ée]e?) " + _NAME, re.I
+        ),
+        lambda m: Said("is with", m["v"]),
+    ),
+    (
+        re.compile(
+            r"\b(?:my|our) (?P<k>" + _PETS + r") " + _NAME + r"\b(?! (?:passed|died|ran))", re.I
+        ),
+        lambda m: Said("has a pet", f"{m['k']} named {m['v']}"),
+    ),
+    (
+        re.compile(
+            r"^(?:and )?" + _NAME + r" and i (?:broke up|split up|separated|divorced)", re.I
+        ),
+        lambda m: Said("is dating", m["v"], True, True),
+    ),
+    (
+        re.compile(
+            r"\b(?:my|our) (?P<k>" + _PETS + r")(?: " + _NAME + r")? (?:passed away|died"
+            r"|ran away)",
+            re.I,
+        ),
+        lambda m: Said("has a pet", m["v"] or m["k"], True, True),
+    ),
+    (
+        re.compile(r"^" + _NAME + r" (?:passed away|died|ran away)\b"),
+        lambda m: Said("has a pet", m["v"], True, True),
+    ),
+    (
+        re.compile(
+            r"\b(?:my|our) (?P<t>(?:[a-z]+ ){0,2}(?:club|class|practice|group|lessons?"
+            r"|appointment|meeting|session|rehearsal)) (?:meets|is|happens|starts|runs) "
+            r"(?:on )?(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
+            re.I,
+        ),
+        lambda m: Said("has", f"{m['t']} on {m['d']}"),
+    ),
+    (
+        re.compile(
+            r"\bi (?:have|go to) (?P<t>(?:[a-z]+ ){0,2}(?:club|class|practice|group|lessons?"
+            r"|appointment|meeting|session|rehearsal)) on (?P<d>(?:mon|tues|wednes|thurs|fri"
+            r"|satur|sun)days?)\b",
+            re.I,
+        ),
+        lambda m: Said("has", f"{m['t']} on {m['d']}"),
+    ),
+]
+_CORRECTIONS = [
+    re.compile(
+        lead + r"\s*(?P<x>[\w' -]{1,40}?),? (?:and )?not (?P<y>[\w' -]{1,40}?)\s*[.!]*$", re.I
+    )
+    for lead in (
+        r"\bi meant",
+        r"\bi mean",
+        r"\bit (?:is|was)",
+        r"^(?:sorry|oops|correction|wait)\b[^,:]*[,:]",
+    )
+]
+_CORRECTION_START = re.compile(r"^\s*(?:sorry|oops|correction|wait|actually|my bad|no)\b", re.I)
+_SAID_MEANT = re.compile(
+    r"\bi said (?P<y>[\w' -]{1,40}?),? but (?:i )?meant (?P<x>[\w' -]{1,40}?)\s*[.!]*$", re.I
+)
+_TRAIL = re.compile(r"\s+(?:now|anymore|any more|these days|nowadays)$", re.I)
+_LEAD = re.compile(r"^(?:the|a|an|my|our|on|at|in)\s+", re.I)
+
+
+_PRONOUNS = frozenset("it that this them those these him her something anything".split())
+
+
+def _clean(value: str) -> str:
+    value = _TRAIL.sub("", value.strip(" .,!;:'\"-"))
+    return " ".join(value.split()[:8])
+
+
+def read_clause(clause: str, topic: str | None) -> Said | None:
+    """The belief one clause states about its speaker, if any."""
+    change_words = re.search(r"\b(?:now|anymore|any more|these days|nowadays)\b", clause, re.I)
+    for pattern, make in _OWN:
+        m = pattern.search(clause)
+        if m and not _HYPOTHETICAL.search(clause[: m.start()]):
+            said = make(m)
+            if said is not None:
+                return said
+    for pattern, rule in _FIRST_RULES:
+        m = pattern.search(clause)
+        if not m or _HYPOTHETICAL.search(clause[: m.start()]):
+            continue
+        negated, change = _aux_state(m["aux"])
+        anymore = re.search(r"\b(?:anymore|any more)\b", clause, re.I)
+        negated = negated or (bool(anymore) and re.search(r"\bnot\b", m["aux"], re.I) is not None)
+        said = rule(m, negated, change or bool(change_words) or bool(anymore))
+        if said is None:
+            continue
+        if said.attribute == "been in":  # "I've been in a slump": a place only after a move
+            if topic != "home" and not re.search(r"\bliving\b", m.group(0), re.I):
+                continue
+            said = Said("lives in", said.value, said.negated, said.change)
+        return said
+    return None
+
+
+def belief_statements(sentence: str) -> list[Said]:
+    """The beliefs a speaker's sentence states about themselves, in clause order; a question
+    states nothing, but a statement before it does ("Quick one: I moved to Denver, so which
+    spices survive altitude?")."""
+    text = expand(sentence.strip())
+    correction = _SAID_MEANT.search(text) or next(
+        (m for c in _CORRECTIONS if (m := c.search(text))), None
+    )
+    if correction and "?" not in text and (_CORRECTION_START.search(text) or "meant" in text):
+        if _HYPOTHETICAL.search(text[: correction.start()]):
+            return []
+        x, y = _clean(correction["x"]), _clean(correction["y"])
+        x = re.sub(r"^(?:it is|it was|it's)\s+", "", x, flags=re.I)
+        if x and y and x.lower() != y.lower():
+            return [Said("corrects", f"{_LEAD.sub('', y)} -> {_LEAD.sub('', x)}", False, True)]
+    out: list[Said] = []
+    topic: str | None = None
+    for clause in _CLAUSES.split(text):
+        if "?" in clause:
+            continue
+        if _ELIDED.match(clause):
+            clause = "I " + clause[0].lower() + clause[1:]
+        said = read_clause(clause, topic)
+        if said is not None and said.value.lower() in _PRONOUNS:
+            continue
+        if said is None or not _clean(said.value) and not said.negated:
+            continue
+        said = Said(said.attribute, _clean(said.value), said.negated, said.change, clause)
+        out.append(said)
+        topic = "home" if said.attribute == "lives in" else topic
+    return out

@@ -1,0 +1,106 @@
+"""Belief slots: which state of a person a claim is about, so a newer value has something to
+supersede whatever words said it.
+
+"I moved to Seattle", "we live in Seattle now" and "home is Seattle these days" are one
+slot, `home`; a claim of a one-value slot (where someone lives, their job, car, diet,
+partner) replaces the person's earlier value in that slot whichever thread said it; a claim
+of a set slot (pets, hobbies) adds a member, and only an ending ("I gave up chess", "Rex
+passed away") removes one. Claims of no slot (the open remainder: "loves painting",
+"went to a concert") are parallel facts, as before. The extractor writes slot claims with
+the attribute listed first for their slot ("lives in", "works at", "drives" …), so a
+`now:` line reads as a sentence; an LLM extractor is asked for the same attributes.
+
+Documented in docs/beliefs.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    single: bool  # one value at a time (a new one revises) or a set (only an ending removes)
+    attributes: frozenset[str]  # claim attributes that fill it
+    question_words: frozenset[str]  # words of a question that ask about it
+
+
+def _slot(name: str, single: bool, attributes: str, words: str) -> Slot:
+    return Slot(name, single, frozenset(attributes.split("|")), frozenset(words.split()))
+
+
+SLOTS: dict[str, Slot] = {
+    s.name: s
+    for s in [
+        _slot(
+            "home",
+            True,
+            "lives in|is based in",
+            "live lives living lived home reside resides city town move moved moving based",
+        ),
+        _slot(
+            "job",
+            True,
+            "works at|works as|works for",
+            "work works working job employer career occupation profession company hired fired "
+            "quit laid employed",
+        ),
+        _slot("car", True, "drives", "car cars drive drives driving vehicle truck"),
+        _slot(
+            "diet",
+            True,
+            "eats|diet is",
+            "diet eat eats eating vegetarian vegan pescatarian meat dairy",
+        ),
+        _slot(
+            "relationship",
+            True,
+            "is dating|is with|is married to|is engaged to",
+            "dating date partner boyfriend girlfriend married engaged single relationship "
+            "husband wife fiance fiancee seeing together",
+        ),
+        _slot(
+            "school",
+            True,
+            "studies at|is studying|studies",
+            "study studies studying school college university degree student graduate",
+        ),
+        _slot("pet", False, "has a pet", "pet pets dog dogs cat cats puppy kitten"),
+        _slot(
+            "hobby",
+            False,
+            "plays|does|practices",
+            "play plays playing hobby hobbies practice practices doing",
+        ),
+    ]
+}
+STATUSES = frozenset("single married engaged divorced separated widowed".split())
+"""Relationship states said with "is" ("I'm married now"): the `relationship` slot."""
+DIETS = frozenset("vegetarian vegan pescatarian keto paleo gluten-free flexitarian".split())
+PET_WORDS = frozenset(
+    "dog dogs cat cats puppy kitten hamster rabbit bunny parrot turtle pet pets horse".split()
+)
+_WORD = re.compile(r"[a-z][a-z'-]*")
+
+
+def slot_of(attribute: str, value: str) -> Slot | None:
+    """The slot a claim fills, from its attribute and (for "is"/"has") its value."""
+    attribute = " ".join(attribute.lower().split())
+    for slot in SLOTS.values():
+        if attribute in slot.attributes:
+            return slot
+    words = set(_WORD.findall(value.lower()))
+    if attribute == "is" and words & DIETS:
+        return SLOTS["diet"]
+    if attribute == "is" and len(words) == 1 and words & STATUSES:
+        return SLOTS["relationship"]
+    if attribute in {"has", "adopted"} and words & PET_WORDS:
+        return SLOTS["pet"]
+    return None
+
+
+def asked_slots(words: set[str]) -> set[str]:
+    """The slots a question's (lower-case) words ask about."""
+    return {s.name for s in SLOTS.values() if words & s.question_words}

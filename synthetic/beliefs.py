@@ -1,0 +1,472 @@
+"""A seeded archive of everyday belief changes, with every change labelled.
+
+Why: the claim lifecycle (ADD / REVISE / DEPRECATE) is what this memory promises beyond
+retrieval, and no public set labels it. Each user states a few beliefs early (where they
+live, their job, car, diet, partner, pets, hobbies, a weekly meeting day), chats about other
+things with an assistant for 2–8 weeks, and later changes some beliefs in one of the
+phrasing families people use ("I don't live in Phoenix anymore", "I used to …, but …",
+"I was laid off from …", "Sorry, I meant Tuesday, not Monday", "Since the move to …"),
+often in a session about something else. Controls restate a belief that never changes;
+distractors must change nothing (hypotheticals, questions, other people's changes, trips).
+
+Half the users carry a `speaker` (their name); the other half carry none, as chat exports
+often do, and introduce themselves once ("Hi! I'm Hana").
+
+`generate_beliefs(seed, users)` returns the archive rows (JSONL-ready dicts) and the labels;
+`benchmarks/beliefs.py` writes both and `arborwiki evaluate beliefs` scores a store on them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+NAMES = [
+    "Priya", "Teodor", "Hugo", "Rosa", "Basil", "Hana", "Aisha", "Marcus", "Lena", "Omar",
+    "Greta", "Kenji", "Ines", "Dmitri", "Nora", "Felix", "Sofia", "Tariq", "Yuki", "Bruno",
+    "Clara", "Emeka", "Freya", "Gustav", "Ingrid", "Jonas", "Keiko", "Luis", "Mira", "Niall",
+]  # fmt: skip
+CITIES = [
+    "Phoenix", "Raleigh", "Omaha", "Charleston", "Seattle", "Denver", "Austin", "Boise",
+    "Tucson", "Madison", "Savannah", "Pittsburgh", "Sacramento", "Albany", "Spokane",
+    "Richmond", "Lisbon", "Dublin", "Toronto", "Melbourne",
+]  # fmt: skip
+JOBS = [
+    ("graphic designer", "Pixelwick Studio"), ("accountant", "Pell & Grant"),
+    ("financial controller", "Bluefin Logistics"), ("nurse", "Mercy General"),
+    ("data analyst", "Orbital Foods"), ("barista", "Copperline Coffee"),
+    ("teacher", "Lincoln Elementary"), ("software engineer", "Tallyhawk"),
+    ("paralegal", "Brandt & Moss"), ("project manager", "Greenway Builders"),
+    ("pharmacist", "Cedar Pharmacy"), ("chef", "Salt House"),
+]  # fmt: skip
+CARS = [
+    "Honda Civic", "Tesla Model 3", "Subaru Outback", "Toyota Corolla", "Mazda CX-5",
+    "Kia Niro", "Ford Ranger", "Volkswagen Golf",
+]  # fmt: skip
+PARTNERS = ["Sam", "Jordan", "Alex", "Chris", "Taylor", "Morgan", "Jamie", "Robin"]
+PETS = [("dog", "Rex"), ("cat", "Miso"), ("dog", "Biscuit"), ("cat", "Pepper"), ("dog", "Luna")]
+HOBBIES = [
+    ("play", "chess"), ("play", "tennis"), ("do", "pottery"), ("play", "guitar"),
+    ("do", "yoga"), ("play", "basketball"), ("do", "rock climbing"), ("play", "the piano"),
+]  # fmt: skip
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+MEETINGS = ["book club", "choir practice", "Spanish class", "pottery class", "running group"]
+
+FILLER = [
+    "Can you suggest something quick for dinner tonight?",
+    "What is a good way to stay focused in the afternoon?",
+    "I need ideas for a birthday gift for my niece.",
+    "Could you explain how compound interest works?",
+    "What are some easy houseplants that are hard to kill?",
+    "Any tips for sleeping better when it is hot outside?",
+    "How long should I boil an egg for a runny yolk?",
+    "Can you recommend a podcast about history?",
+    "Help me write a short thank-you note to a neighbour.",
+    "What should I pack for a weekend of camping?",
+    "How do I remove a coffee stain from a white shirt?",
+    "Can you give me a ten-minute stretching routine?",
+]
+REPLIES = [
+    "Sure, here are a few ideas you could try.",
+    "Good question. Here is a short overview.",
+    "That sounds exciting! How are you feeling about it?",
+    "Thanks for telling me, I'll keep that in mind.",
+    "Here is a simple plan you can adapt.",
+    "That makes sense. Anything else on your mind?",
+]
+
+
+@dataclass
+class Change:
+    """One labelled belief change: the old state, what ended or replaced it, and where."""
+
+    user_id: str
+    subject: str
+    slot: str
+    kind: str  # "revise": a new value replaces the old; "end": the old value stops
+    family: str  # the phrasing family of the changing message
+    old: str
+    new: str | None
+    old_message_ids: list[str]
+    change_message_ids: list[str]
+    question: str
+    history_about: str
+    text: str = ""
+
+
+@dataclass
+class Probe:
+    """A control (a belief restated, never changed) or a distractor (must change nothing)."""
+
+    user_id: str
+    kind: str  # "control" | "distractor"
+    family: str
+    message_ids: list[str]
+    value: str
+    text: str = ""
+
+
+@dataclass
+class BeliefSet:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)
+
+    def labels(self) -> dict[str, Any]:
+        return {
+            "changes": [asdict(c) for c in self.changes],
+            "probes": [asdict(p) for p in self.probes],
+        }
+
+
+# Each state: how it is first stated; each family: (kind, template), filled with old/new.
+# Templates are the user's own words; {o} old value, {n} new value, {r} new role, {e} employer.
+INITIAL: dict[str, list[str]] = {
+    "home": [
+        "I live in {o}, so the winters are a big deal for me.",
+        "We live in {o} now, near the river.",
+    ],
+    "job": ["I work as a {r} at {e}.", "I'm a {r} at {e}, been there for three years."],
+    "car": ["I drive a {o}, it's old but reliable.", "My car is a {o}."],
+    "diet": [
+        "I'm vegetarian, so no meat recipes please.",
+        "I'm vegetarian, have been since college.",
+    ],
+    "meat": ["I eat meat, so any recipe is fine.", "I eat a lot of meat, honestly."],
+    "partner": [
+        "I'm dating {o}, we met at a concert.",
+        "My partner {o} and I love hiking together.",
+    ],
+    "pet": ["I have a {k} named {o}.", "My {k} {o} keeps me company."],
+    "hobby": ["I {v} {o} every Sunday.", "I {v} {o} twice a week."],
+    "meeting": ["My {m} meets on {o}.", "I have {m} on {o} evenings."],
+}
+CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        ("revise", "now", "Big news, I live in {n} now!"),
+        ("revise", "now", "We're settled in {n} now, finally unpacked."),
+        ("revise", "negation", "I don't live in {o} anymore — we've been in {n} since March."),
+        ("revise", "used_to", "I used to live in {o}, but home is {n} these days."),
+        ("revise", "event", "I finally moved to {n} last weekend!"),
+        ("revise", "event", "We relocated to {n} at the start of the month."),
+        ("revise", "presupposition", "Since the move to {n}, my commute is way shorter."),
+        ("revise", "presupposition", "Ever since we moved to {n}, I walk everywhere."),
+        ("revise", "no_longer", "I no longer live in {o}; I'm renting a flat in {n}."),
+    ],
+    "job": [
+        ("revise", "event", "I started at {e} on Monday as a {r}!"),
+        ("revise", "event", "I accepted a job at {e} as a {r}."),
+        ("revise", "now", "I work at {e} now, as a {r}."),
+        ("revise", "presupposition", "My new job at {e} keeps me busy."),
+        ("revise", "used_to", "I used to work at {oe}, but now I'm a {r} at {e}."),
+        ("end", "event", "I was laid off from {oe} on Friday."),
+        ("end", "event", "I quit my job at {oe} yesterday."),
+        ("end", "negation", "I'm not working at {oe} anymore."),
+        ("end", "no_longer", "I no longer work at {oe}."),
+    ],
+    "car": [
+        ("revise", "now", "I drive a {n} now."),
+        ("revise", "event", "I bought a {n} last week!"),
+        ("revise", "event", "I traded in my {o} for a {n}."),
+        ("revise", "switched", "I switched to a {n} after the old one broke down."),
+        ("end", "event", "I sold my {o} yesterday, so I'm taking the bus for now."),
+    ],
+    "diet": [
+        ("revise", "now", "I'm vegan now, so no dairy either."),
+        ("revise", "event", "I went vegan last month."),
+    ],
+    "meat": [
+        ("end", "no_longer", "Actually I no longer eat meat."),
+        ("end", "negation", "I don't eat meat anymore."),
+        ("end", "gave_up", "I gave up meat in January."),
+    ],
+    "partner": [
+        ("end", "event", "{o} and I broke up last month."),
+        ("end", "event", "I broke up with {o}."),
+        ("end", "negation", "I'm not with {o} anymore."),
+        ("revise", "event", "I'm engaged to {n}!"),
+    ],
+    "pet": [
+        ("end", "event", "{o} passed away last week."),
+        ("end", "event", "We had to rehome {o}, it broke my heart."),
+    ],
+    "hobby": [
+        ("end", "negation", "I don't {v} {o} anymore after I hurt my shoulder."),
+        ("end", "gave_up", "I gave up {o} last week."),
+        ("end", "gave_up", "I quit {o}, it was taking too much time."),
+        ("end", "gave_up", "I stopped {vg} {o} after my knee surgery."),
+        ("end", "used_to", "I used to {v} {o}, but not since the move."),
+    ],
+    "meeting": [
+        ("revise", "correction", "Sorry, I meant {n}, not {o}."),
+        ("revise", "correction", "Wait, I got that wrong: it's {n}, not {o}."),
+    ],
+}
+HELD_OUT_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        ("revise", "event", "We just finished moving into our new place in {n}."),
+        ("revise", "now", "Home for me is {n} now."),
+        ("revise", "negation", "{o} isn't home anymore, I'm in {n} now."),
+        ("revise", "used_to", "I was living in {o} until last spring, now I'm in {n}."),
+        ("revise", "event", "Packed everything up and moved out to {n} two weeks ago."),
+        ("revise", "presupposition", "After relocating to {n}, I finally have a garden."),
+        ("revise", "no_longer", "I'm no longer in {o} — I live in {n}."),
+    ],
+    "job": [
+        ("revise", "event", "Today was my first day as a {r} at {e}!"),
+        ("revise", "event", "I just got hired by {e} as a {r}."),
+        ("revise", "now", "I'm now working as a {r} at {e}."),
+        ("end", "event", "They let me go at {oe} last week."),
+        ("end", "event", "I handed in my notice at {oe}, Friday was my last day."),
+        ("end", "negation", "I don't work at {oe} anymore."),
+        ("end", "no_longer", "I'm no longer employed at {oe}."),
+        ("revise", "presupposition", "Since starting at {e}, I barely have time to cook."),
+    ],
+    "car": [
+        ("revise", "event", "I finally got rid of my {o} and bought a {n}."),
+        ("revise", "now", "I'm driving a {n} these days."),
+        ("end", "event", "My {o} got totaled in an accident, so no car for now."),
+        ("revise", "switched", "Switched from my {o} to a {n} last month."),
+    ],
+    "diet": [("revise", "event", "I've gone vegan since January.")],
+    "meat": [
+        ("end", "gave_up", "I've stopped eating meat altogether."),
+        ("end", "negation", "Meat is off the menu for me now, I don't eat it anymore."),
+    ],
+    "partner": [
+        ("end", "event", "{o} and I split up."),
+        ("end", "event", "We broke up last week, {o} and I."),
+        ("revise", "event", "I've started seeing someone new, {n}."),
+    ],
+    "pet": [
+        ("end", "event", "Our {k} {o} died on Sunday."),
+        ("end", "event", "We lost {o} last month, the vet couldn't do anything."),
+    ],
+    "hobby": [
+        ("end", "gave_up", "I've given up {o} for good."),
+        ("end", "gave_up", "I'm done with {o}, I gave it up."),
+        ("end", "no_longer", "I no longer {v} {o}."),
+        ("end", "used_to", "{o} used to be my thing, not anymore."),
+    ],
+    "meeting": [
+        ("revise", "correction", "Oops, I mixed that up: it's on {n}, not {o}."),
+        ("revise", "correction", "Correction: {n}, not {o}."),
+    ],
+}
+"""Phrasings written apart from the rules and scored once before any rule saw them
+(`generate_beliefs(phrasing="held_out")`); the first score is kept in the results."""
+HELD_OUT_DISTRACTORS: list[tuple[str, str]] = [
+    ("hypothetical", "We're considering a move to {c}."),
+    ("hypothetical", "I could see myself living in {c} one day."),
+    ("question", "Is {c} a good place to live?"),
+    ("other_person", "My brother started at {x} last week."),
+    ("other_person", "My neighbour's dog passed away, so sad."),
+    ("trip", "We drove to {c} for the weekend."),
+    ("past", "I lived in {c} for a year in college."),
+]
+QUESTIONS: dict[str, str] = {
+    "home": "Where does {s} live now?",
+    "job": "Where does {s} work now?",
+    "car": "What car does {s} drive now?",
+    "diet": "What diet does {s} follow now?",
+    "meat": "Does {s} still eat meat?",
+    "partner": "Is {s} still dating {o}?",
+    "pet": "Does {s} still have {o}?",
+    "hobby": "Does {s} still {v} {o}?",
+    "meeting": "What day does {s}'s {m} meet?",
+}
+SLOT_OF = {"meat": "diet", "meeting": "schedule", "partner": "relationship"}
+CONTROLS: dict[str, list[str]] = {
+    "home": [
+        "{o} has been so sunny lately, I love living here.",
+        "I still live in {o}, no plans to leave.",
+    ],
+    "job": ["Still at {e}, the quarter-end rush is on.", "I still work at {e}, busy week."],
+    "hobby": ["I still {v} {o}, it clears my head.", "I {v} {o} again this Sunday, as always."],
+    "car": ["I still drive my {o}, it just passed inspection."],
+}
+DISTRACTORS: list[tuple[str, str]] = [
+    ("hypothetical", "I might move to {c} next year, not sure yet."),
+    ("hypothetical", "If I moved to {c}, I'd miss my friends."),
+    ("hypothetical", "I'm thinking about quitting my job, honestly."),
+    ("hypothetical", "Sometimes I wish I lived in {c}."),
+    ("hypothetical", "I'd love to drive a {car} someday."),
+    ("question", "Should I move to {c}?"),
+    ("question", "Do you think I should sell my car?"),
+    ("other_person", "My sister just moved to {c}."),
+    ("other_person", "My coworker got laid off from {x} last week."),
+    ("other_person", "My friend Tom gave up chess."),
+    ("trip", "I visited {c} last weekend for a wedding."),
+    ("trip", "I'm flying to {c} for a conference on Thursday."),
+]
+
+
+class _User:
+    """One user's timeline: sessions of alternating user / assistant turns."""
+
+    def __init__(self, rng: random.Random, user_id: str, name: str, named: bool, start: datetime):
+        self.rng, self.user_id, self.name, self.named = rng, user_id, name, named
+        self.sessions: list[list[tuple[str, str]]] = []  # (role, text)
+        self.start = start
+        self.marks: list[tuple[int, int, str]] = []  # (session, turn, tag) of tagged user turns
+
+    def session(self, turns: list[tuple[str, str | None]]) -> None:
+        """A session: each user text (tagged or not) followed by an assistant reply."""
+        index = len(self.sessions)
+        lines: list[tuple[str, str]] = []
+        for text, tag in turns:
+            if tag:
+                self.marks.append((index, len(lines), tag))
+            lines.append(("user", text))
+            lines.append(("assistant", self.rng.choice(REPLIES)))
+        self.sessions.append(lines)
+
+    def rows(self) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+        """JSONL rows and the message ids of each tag."""
+        rows, ids = [], {}
+        days = sorted(self.rng.sample(range(1, 56), len(self.sessions)))
+        tagged = {(s, t): tag for s, t, tag in self.marks}
+        for s, (lines, day) in enumerate(zip(self.sessions, days, strict=True)):
+            at = self.start + timedelta(days=day, hours=self.rng.randint(7, 21))
+            for t, (role, text) in enumerate(lines):
+                message_id = f"{self.user_id}-s{s:02d}-{t:02d}"
+                row = {
+                    "user_id": self.user_id,
+                    "conversation_id": f"{self.user_id}-chat",
+                    "session_id": f"s{s:02d}",
+                    "message_id": message_id,
+                    "turn_index": t,
+                    "timestamp": (at + timedelta(seconds=45 * t)).isoformat(),
+                    "role": role,
+                    "text": text,
+                }
+                if role == "user" and self.named:
+                    row["speaker"] = self.name
+                elif role == "assistant":
+                    row["speaker"] = "assistant"
+                rows.append(row)
+                if (s, t) in tagged:
+                    ids.setdefault(tagged[(s, t)], []).append(message_id)
+        return rows, ids
+
+
+def _values(rng: random.Random, state: str) -> dict[str, str]:
+    """Old and new values of one state, and the words its templates need."""
+    if state == "home":
+        o, n = rng.sample(CITIES, 2)
+        return {"o": o, "n": n}
+    if state == "job":
+        (orole, oemp), (role, emp) = rng.sample(JOBS, 2)
+        return {"o": oemp, "n": emp, "r": role, "e": emp, "or": orole, "oe": oemp}
+    if state == "car":
+        o, n = rng.sample(CARS, 2)
+        return {"o": o, "n": n}
+    if state == "diet":
+        return {"o": "vegetarian", "n": "vegan"}
+    if state == "meat":
+        return {"o": "meat", "n": ""}
+    if state == "partner":
+        o, n = rng.sample(PARTNERS, 2)
+        return {"o": o, "n": n}
+    if state == "pet":
+        kind, o = rng.choice(PETS)
+        return {"o": o, "k": kind, "n": ""}
+    if state == "hobby":
+        verb, o = rng.choice(HOBBIES)
+        return {"o": o, "v": verb, "vg": verb + "ing", "n": ""}
+    o, n = rng.sample(DAYS, 2)
+    return {"o": o, "n": n, "m": rng.choice(MEETINGS)}
+
+
+def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> BeliefSet:
+    """`users` users, each with 2–3 labelled changes, one control, two distractors.
+    `phrasing`: "dev" (the phrasings the rules were written against) or "held_out"."""
+    if phrasing not in {"dev", "held_out"}:
+        raise ValueError(f"phrasing must be 'dev' or 'held_out', got {phrasing!r}")
+    changes = CHANGES if phrasing == "dev" else HELD_OUT_CHANGES
+    distractor_pool = DISTRACTORS if phrasing == "dev" else HELD_OUT_DISTRACTORS
+    rng = random.Random(seed)
+    out = BeliefSet()
+    families = [(state, i) for state, options in changes.items() for i in range(len(options))]
+    rng.shuffle(families)
+    cursor = 0
+    for u in range(users):
+        name = NAMES[u % len(NAMES)]
+        user_id = f"{name.lower()}-{u:02d}"
+        named = u % 2 == 0
+        user = _User(rng, user_id, name, named, datetime(2024, 3, 1, tzinfo=UTC))
+        picked: list[tuple[str, int]] = []
+        while len(picked) < rng.choice([2, 2, 3]):
+            state, i = families[cursor % len(families)]
+            cursor += 1
+            if state not in {s for s, _ in picked} and not (
+                {state, *(s for s, _ in picked)} >= {"diet", "meat"}
+            ):
+                picked.append((state, i))
+        controls = [s for s in CONTROLS if s not in {p for p, _ in picked}]
+        control = rng.choice(controls)
+        states = [*(s for s, _ in picked), control]
+        values = {s: _values(rng, s) for s in states}
+        if control == "job":
+            values["job"]["e"] = values["job"]["oe"]
+            values["job"]["r"] = values["job"]["or"]
+        # Session 0: introductions and the initial states.
+        intro = [] if named else [(f"Hi! I'm {name}. I could use some help this month.", None)]
+        first = []
+        for s in states:
+            if s == "meeting":
+                continue  # said in the session of its correction, just before it
+            v = dict(values[s])
+            if s == "job":
+                v = {**v, "r": v["or"], "e": v["oe"]}
+            first.append((rng.choice(INITIAL[s]).format(**v), f"old:{s}"))
+        user.session([*intro, *first[:2]])
+        if first[2:]:
+            user.session([(rng.choice(FILLER), None), *first[2:]])
+        # Middle: filler, the control restated, distractors.
+        distractors = rng.sample(distractor_pool, 2)
+        other_city = rng.choice([c for c in CITIES if c not in values.get("home", {}).values()])
+        fill = {"c": other_city, "car": rng.choice(CARS), "x": rng.choice(JOBS)[1]}
+        user.session([(rng.choice(FILLER), None), (distractors[0][1].format(**fill), "dis:0")])
+        v = values[control]
+        user.session(
+            [(rng.choice(CONTROLS[control]).format(**v), "control"), (rng.choice(FILLER), None)]
+        )
+        # Changes, each in a session about something else.
+        for s, i in picked:
+            kind, family, template = changes[s][i]
+            text = template.format(**values[s])
+            before = (rng.choice(FILLER), None)
+            if s == "meeting":  # a correction follows the slip it corrects
+                before = (rng.choice(INITIAL[s]).format(**values[s]), f"old:{s}")
+            user.session([before, (text, f"change:{s}")])
+        user.session([(distractors[1][1].format(**fill), "dis:1"), (rng.choice(FILLER), None)])
+        rows, ids = user.rows()
+        out.rows.extend(rows)
+        for s, i in picked:
+            kind, family, template = changes[s][i]
+            v = values[s]
+            out.changes.append(
+                Change(
+                    user_id=user_id,
+                    subject=name,
+                    slot=SLOT_OF.get(s, s),
+                    kind=kind,
+                    family=family,
+                    old=v["oe"] if s == "job" else v["o"],
+                    new=(v["e"] if s == "job" else v["n"]) if kind == "revise" else None,
+                    old_message_ids=ids[f"old:{s}"],
+                    change_message_ids=ids[f"change:{s}"],
+                    question=QUESTIONS[s].format(s=name, **v),
+                    history_about=QUESTIONS[s].format(s=name, **v),
+                    text=template.format(**v),
+                )
+            )
+        out.probes.append(Probe(user_id, "control", control, ids["control"], values[control]["o"]))
+        for k, (family, template) in enumerate(distractors):
+            out.probes.append(
+                Probe(user_id, "distractor", family, ids[f"dis:{k}"], "", template.format(**fill))
+            )
+    return out
