@@ -81,15 +81,15 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
         raise ValueError(f"store {store_path} holds no messages of user {user_id!r}")
     if message_ids and not held:
         raise ValueError(f"store {store_path} holds no stored messages of user {user_id!r}")
+    stored = stored_messages(store, user_id)
+    remaining = _remaining_messages(stored, user_id, set(message_ids))  # refused: no tombstone
     tombstones.add(store_path, user_id, message_ids)  # first: a forget cut short still holds
     previous = store.latest_run()
     report = ForgetReport(user_id, sorted(set(message_ids)))
-    stored = stored_messages(store, user_id)
     draft_keys = _window_keys(stored, cfg, set(message_ids))
     before = {n: user_rows(store, n, user_id) for n in (*USER_TABLES, "quarantine")}
     touched = set(USER_TABLES)
     if message_ids:
-        remaining = _remaining_messages(stored, user_id, set(message_ids))
         report.remaining_messages = len(remaining)
         if remaining:
             _recompile(store, cfg, remaining)
