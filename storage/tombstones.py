@@ -13,6 +13,7 @@ rollback restores table versions, and must not restore what was forgotten. Only
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -106,22 +107,57 @@ def drop_forgotten(table: pa.Table, stones: Tombstones) -> tuple[pa.Table, int]:
 
 
 def forgotten_line(row: QuarantineRow, stones: Tombstones) -> bool:
-    """Whether a quarantined line belongs to what was forgotten (`line_ids`)."""
-    if not stones:
-        return False
-    user_id, message_id, _ = line_ids(row.user_id, row.row or "")
-    return stones.names(user_id, message_id)
+    """Whether a quarantined line belongs to what was forgotten (`line_owner`): the build's
+    quarantine filter and `forget` (storage/forget.py) both decide with this one test."""
+    return names_line(stones, row.user_id, row.row or "")
 
 
-def line_ids(user_id: str | None, raw: str) -> tuple[str | None, str | None, bool]:
-    """Whose a quarantined line is: its recorded user, else the user its raw text parses
-    to, the message id it parses to, and whether it parsed to a JSON object at all."""
+def names_line(stones: Tombstones, user_id: str | None, raw: str) -> bool:
+    """Whether `stones` name a quarantined line recorded with `user_id` and text `raw`."""
+    return bool(stones) and stones.names(*line_owner(user_id, raw))
+
+
+def of(user_id: str, message_ids: Iterable[str]) -> Tombstones:
+    """The tombstone a forget of `user_id` (of those messages) records, not written."""
+    ids = list(message_ids)
+    if ids:
+        return Tombstones(messages={user_id: dict.fromkeys(ids, "")})
+    return Tombstones(users={user_id: ""})
+
+
+_STRING = r'"(?:[^"\\\x00-\x1f]|\\.)*"'  # a JSON string literal, escapes and all
+_NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])"
+_FIELDS = {
+    key: re.compile(rf'"{key}"\s*:\s*({_STRING}|{_NUMBER})') for key in ("user_id", "message_id")
+}
+
+
+def line_owner(user_id: str | None, raw: str) -> tuple[str | None, str | None]:
+    """Whose a quarantined line is, and which message: its recorded user, else the user its
+    raw text parses to; the message id it parses to. A line that is no JSON object (cut
+    short, a fragment of a row spread over lines) is read for its first `"user_id": …` and
+    `"message_id": …` fields, each decoded as JSON decodes it (`"\\u0076ictim"` is
+    `victim`): exact ids, never a substring."""
     try:
         parsed = json.loads(raw)
     except (ValueError, RecursionError):
-        return user_id, None, False
-    if not isinstance(parsed, dict):
-        return user_id, None, False
-    owner, said = parsed.get("user_id"), parsed.get("message_id")
+        parsed = None
+    if isinstance(parsed, dict):
+        owner, said = parsed.get("user_id"), parsed.get("message_id")
+    else:
+        owner, said = _field(raw, "user_id"), _field(raw, "message_id")
     owner = user_id or (owner if isinstance(owner, str) else None)
-    return owner, (str(said) if said is not None else None), True
+    if said is None or isinstance(said, dict | list | bool):
+        return owner, None
+    return owner, str(said)
+
+
+def _field(raw: str, key: str) -> object:
+    """The value of the first `"key": <string or number>` in text that does not parse."""
+    found = _FIELDS[key].search(raw)
+    if found is None:
+        return None
+    try:
+        return json.loads(found.group(1))
+    except (ValueError, RecursionError):
+        return None

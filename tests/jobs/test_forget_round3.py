@@ -55,3 +55,62 @@ def test_a_refused_forget_writes_no_tombstone(ray_local: None, tmp_path: Path) -
     nightly = run(app, ["nightly", *_io(archive, store)])
     assert nightly.exit_code == 0, nightly.output
     assert {"alice-001", "alice-099"} <= _message_ids(store, "alice")
+
+
+def _quarantine(store: Path) -> list[dict]:
+    now = LanceStore(store, follow_runs=True)
+    return now.table("quarantine").search().limit(None).to_list()
+
+
+def _files_with(root: Path, needle: str) -> list[str]:
+    return [
+        str(p.relative_to(root))
+        for p in root.rglob("*")
+        if p.is_file() and needle.encode() in p.read_bytes()
+    ]
+
+
+def test_forget_of_a_message_takes_its_quarantined_lines_only(
+    ray_local: None, tmp_path: Path
+) -> None:
+    bad = {"timestamp": "not a time"}
+    lines = [
+        _row("bob", "7", "Message seven.", 70),
+        _row("bob", "7", "Message seven, again: a duplicate.", 71),  # quarantined, message 7
+        json.dumps(json.loads(_row("bob", "17", "Zqxseventeen", 72)) | bad) + "\n",
+        json.dumps(json.loads(_row("bob", "b7x", "Zqxbsevenx", 73)) | bad) + "\n",
+    ]
+    _, store = _built(tmp_path, "".join(lines))
+    before = {r["row"] for r in _quarantine(store)}
+    gone = run(app, ["forget", "--store", str(store), "--user", "bob", "--message", "7", "--json"])
+    assert gone.exit_code == 0, gone.output
+    after = {r["row"] for r in _quarantine(store)}
+    assert [r for r in before - after if "duplicate" not in r] == []  # only message 7's line
+    assert any("Zqxseventeen" in r for r in after) and any("Zqxbsevenx" in r for r in after)
+    assert "7" not in _message_ids(store, "bob")
+
+
+VICTIM = [
+    _row("victim", "v0", "A row that is stored.", 0),
+    "{\n",  # one row pretty-printed over six lines: its text on a line of its own
+    '  "user_id": "victim",\n  "message_id": "v1",\n',
+    '  "text": "Zqxprettymark",\n  "timestamp": "2024-09-01T10:00:00Z"\n}\n',
+    '{"user_id": "\\u0076ictim", "message_id": "v2", "text": "Zqxescapedmark", "timest\n',
+    '{"user_id": "victim", "message_id": "v3", "text": "Zqxtruncatedmark\n',
+]
+MARKS = ("Zqxprettymark", "Zqxescapedmark", "Zqxtruncatedmark")
+
+
+def test_a_forgotten_users_quarantined_lines_go_and_stay_gone(
+    ray_local: None, tmp_path: Path
+) -> None:
+    archive, store = _built(tmp_path, "".join(VICTIM))
+    assert all(_files_with(store, mark) for mark in MARKS)
+    gone = run(app, ["forget", "--store", str(store), "--user", "victim", "--json"])
+    assert gone.exit_code == 0, gone.output
+    assert {m: _files_with(store, m) for m in MARKS} == dict.fromkeys(MARKS, [])
+    again = run(app, ["build", *_io(archive, store)])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output.strip().splitlines()[-1])["forgotten"] == 4  # v0 + 3 lines
+    assert {m: _files_with(store, m) for m in MARKS} == dict.fromkeys(MARKS, [])
+    assert not any("victim" in (r["row"] or "") for r in _quarantine(store))
