@@ -36,6 +36,9 @@ class Tombstones:
     """user id → when it was forgotten (ISO)."""
     messages: dict[str, dict[str, str]] = field(default_factory=dict)
     """user id → message id → when it was forgotten (ISO)."""
+    pending: dict[str, str] = field(default_factory=dict)
+    """user id → when its forget began, until that forget (or a later sweep) finished: a
+    forget cut short is done again by the next build, nightly or rollback."""
 
     def __bool__(self) -> bool:
         return bool(self.users or self.messages)
@@ -46,8 +49,14 @@ class Tombstones:
             return False
         return user_id in self.users or message_id in self.messages.get(user_id, {})
 
+    def key(self) -> str:
+        """What is forgotten, without times: two loads with equal keys drop the same rows."""
+        messages = {u: sorted(ids) for u, ids in sorted(self.messages.items()) if ids}
+        return json.dumps([sorted(self.users), messages])
+
     def to_json(self) -> str:
-        return json.dumps({"users": self.users, "messages": self.messages}, indent=1)
+        data = {"users": self.users, "messages": self.messages}
+        return json.dumps(data | ({"pending": self.pending} if self.pending else {}), indent=1)
 
 
 def load(store_dir: str) -> Tombstones:
@@ -57,7 +66,9 @@ def load(store_dir: str) -> Tombstones:
         return Tombstones()
     data = json.loads(paths.read_text(path))
     return Tombstones(
-        dict(data.get("users", {})), {u: dict(m) for u, m in data.get("messages", {}).items()}
+        dict(data.get("users", {})),
+        {u: dict(m) for u, m in data.get("messages", {}).items()},
+        dict(data.get("pending", {})),
     )
 
 
@@ -71,8 +82,16 @@ def add(store_dir: str, user_id: str, message_ids: Iterable[str]) -> Tombstones:
     else:
         stones.users[user_id] = now
         stones.messages.pop(user_id, None)
+    stones.pending[user_id] = now
     paths.write_text(paths.join(store_dir, FILE), stones.to_json())
     return stones
+
+
+def finished(store_dir: str, user_id: str) -> None:
+    """The forget of `user_id` ran to its end: nothing of it is left to do again."""
+    stones = load(store_dir)
+    if stones.pending.pop(user_id, None) is not None:
+        paths.write_text(paths.join(store_dir, FILE), stones.to_json())
 
 
 def remove(store_dir: str, user_id: str, message_ids: Iterable[str]) -> int:
@@ -87,6 +106,8 @@ def remove(store_dir: str, user_id: str, message_ids: Iterable[str]) -> int:
     else:
         gone = int(stones.users.pop(user_id, None) is not None)
         gone += len(stones.messages.pop(user_id, {}))
+    if user_id not in stones.users and user_id not in stones.messages:
+        stones.pending.pop(user_id, None)
     paths.write_text(paths.join(store_dir, FILE), stones.to_json())
     return gone
 

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from arborwiki.cluster import build as build_module
+from arborwiki.cluster import forget as forget_module
 from arborwiki.jobs.cli import app
 from arborwiki.storage.lance_store import LanceStore
 from tests.jobs.test_cli_format import SAMPLE
+from tests.processes import run_cli
 
 run = CliRunner().invoke
 
@@ -114,3 +119,60 @@ def test_a_forgotten_users_quarantined_lines_go_and_stay_gone(
     assert json.loads(again.output.strip().splitlines()[-1])["forgotten"] == 4  # v0 + 3 lines
     assert {m: _files_with(store, m) for m in MARKS} == dict.fromkeys(MARKS, [])
     assert not any("victim" in (r["row"] or "") for r in _quarantine(store))
+
+
+def _count(store: Path, user: str) -> int:
+    return LanceStore(store, follow_runs=True).count("messages", f"user_id = '{user}'")
+
+
+def _last(output: str) -> dict:
+    return json.loads(output.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("step", ["_build_shards", "_commit"])  # compiling; about to commit
+def test_a_forget_while_a_build_compiles_is_not_undone(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    archive, store = _built(tmp_path)
+    with archive.open("a", encoding="utf-8") as out:  # the next build has alice to commit
+        out.write(_row("alice", "alice-new", "Zqxracemark arrived.", 99))
+    original = getattr(build_module, step)
+    forgets: list[subprocess.CompletedProcess[str]] = []
+
+    def forget_then_go_on(*args: object, **kwargs: object) -> object:
+        if not forgets:  # the build has read alice's rows: she is forgotten now
+            forgets.append(run_cli("forget", "--store", str(store), "--user", "alice"))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, step, forget_then_go_on)
+    built = run(app, ["build", *_io(archive, store)])
+    assert built.exit_code == 0, built.output
+    assert forgets[0].returncode == 0, forgets[0].stderr
+    assert _count(store, "alice") == 0 and _files_with(store, "Zqxracemark") == []
+    assert _count(store, "bob") > 0  # the others' rows are committed
+    monkeypatch.undo()
+
+    nightly = run(app, ["nightly", *_io(archive, store)])
+    assert nightly.exit_code == 0 and _last(nightly.output)["mode"] == "up to date"
+    again = run(app, ["build", *_io(archive, store)])
+    assert again.exit_code == 0, again.output
+    assert _count(store, "alice") == 0 and _count(store, "bob") > 0
+
+
+def test_a_nightly_forgets_again_what_a_cut_short_forget_left(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive, store = _built(tmp_path)
+    with monkeypatch.context() as patch:  # killed right after writing its tombstone
+        patch.setattr(forget_module, "user_rows", _killed)
+        cut = run(app, ["forget", "--store", str(store), "--user", "bob"])
+    assert cut.exit_code != 0 and _count(store, "bob") > 0
+    nightly = run(app, ["nightly", *_io(archive, store)])
+    assert nightly.exit_code == 0, nightly.output
+    report = _last(nightly.output)
+    assert report["mode"] == "up to date" and report["forgotten_again"] == ["bob"]
+    assert _count(store, "bob") == 0 and _count(store, "alice") > 0
+
+
+def _killed(*args: object, **kwargs: object) -> None:
+    raise KeyboardInterrupt("killed")
