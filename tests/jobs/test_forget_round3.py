@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from arborwiki.cluster import build as build_module
 from arborwiki.cluster import forget as forget_module
 from arborwiki.jobs.cli import app
-from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.lance_store import LanceStore, sql_str
 from tests.jobs.test_cli_format import SAMPLE
 from tests.processes import run_cli
 
@@ -122,7 +122,7 @@ def test_a_forgotten_users_quarantined_lines_go_and_stay_gone(
 
 
 def _count(store: Path, user: str) -> int:
-    return LanceStore(store, follow_runs=True).count("messages", f"user_id = '{user}'")
+    return LanceStore(store, follow_runs=True).count("messages", f"user_id = {sql_str(user)}")
 
 
 def _last(output: str) -> dict:
@@ -176,3 +176,35 @@ def test_a_nightly_forgets_again_what_a_cut_short_forget_left(
 
 def _killed(*args: object, **kwargs: object) -> None:
     raise KeyboardInterrupt("killed")
+
+
+def _latest_run(store: Path) -> str:
+    return LanceStore(store).runs()[-1]["run_id"]
+
+
+def _forget_cut_before_purge(store: Path, user: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as patch:  # killed after its deletes, before old versions go
+        patch.setattr(forget_module, "purge_old_versions", _killed)
+        cut = run(app, ["forget", "--store", str(store), "--user", user])
+    assert cut.exit_code != 0 and _count(store, user) == 0
+
+
+def test_a_rollback_never_brings_back_what_a_tombstone_names(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive, store = _built(tmp_path)
+    first = _latest_run(store)
+    _forget_cut_before_purge(store, "bob", monkeypatch)
+    back = run(app, ["rollback", "--store", str(store), "--to", first])
+    assert back.exit_code == 0, back.output  # the versions are there: restored, bob not
+    assert _count(store, "bob") == 0 and _count(store, "alice") > 0
+
+    with archive.open("a", encoding="utf-8") as out:  # a build that commits: a run to go to
+        out.write(_row("alice", "alice-new", "One more message.", 99))
+    assert run(app, ["build", *_io(archive, store)]).exit_code == 0
+    before = _latest_run(store)
+    _forget_cut_before_purge(store, "alice", monkeypatch)
+    assert run(app, ["build", *_io(archive, store)]).exit_code == 0
+    run(app, ["rollback", "--store", str(store), "--to", before])  # restored or refused
+    assert _count(store, "alice") == 0 and _count(store, "bob") == 0
+    assert _count(store, "o'connor") > 0
