@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import arborwiki
 from arborwiki.cluster import build as build_module
 from arborwiki.cluster import forget as forget_module
 from arborwiki.jobs.cli import app
@@ -208,3 +209,22 @@ def test_a_rollback_never_brings_back_what_a_tombstone_names(
     run(app, ["rollback", "--store", str(store), "--to", before])  # restored or refused
     assert _count(store, "alice") == 0 and _count(store, "bob") == 0
     assert _count(store, "o'connor") > 0
+
+
+def test_tables_of_a_first_build_killed_in_its_commit_are_not_served(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "store"
+    with monkeypatch.context() as patch:  # killed after its table writes, before its run row
+        patch.setattr(build_module, "_record_run", _killed)
+        cut = run(app, ["build", "--input", str(SAMPLE), "--store", str(store)])
+    assert cut.exit_code != 0 and (store / "messages.lance").is_dir()
+    listed = run(app, ["versions", "--store", str(store)])
+    assert listed.exit_code == 2 and "no recorded runs" in listed.output
+    question = "What is the name of the new rabbit?"
+    asked = run(app, ["query", "--local", "--store", str(store), "--user", "alice", question])
+    assert asked.exit_code == 2 and "no committed run" in asked.output, asked.output
+    assert "[alice-" not in asked.output
+    api = arborwiki.open_store(store, overrides=["ray.num_shards=1"])
+    with pytest.raises(KeyError, match="no committed run"):
+        api.query("alice", question)
