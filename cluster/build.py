@@ -36,6 +36,7 @@ from typing import Any
 
 import ray
 
+from arborwiki.cluster.forget import sweep
 from arborwiki.cluster.runtime import driver_path, start_ray, store_task_options
 from arborwiki.cluster.scheduling import (
     LiveWork,
@@ -62,6 +63,7 @@ from arborwiki.cluster.stages import (
     shard_done,
     uses_cache,
 )
+from arborwiki.cluster.work import SHARDS, WORK
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.records import RunRecord
@@ -80,9 +82,6 @@ from arborwiki.storage.tables import USER_TABLES
 from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
 
-WORK = "_work"
-SHARDS = "shards"
-"""`WORK/SHARDS/<config hash>-<digest>/`: a shard's Parquet outputs and its `_SUCCESS`."""
 PID_FILE = "driver.pid"
 PLACEMENT_FIELDS = {
     "ray": True,
@@ -262,8 +261,6 @@ def run_build(
 def forget_leftovers(store_dir: str, cfg: Config) -> list[str]:
     """The users whose tombstoned rows the store still held, forgotten again
     (cluster/forget.py `sweep`): a forget cut short, or rows committed from an older read."""
-    from arborwiki.cluster.forget import sweep  # it imports this module
-
     return [report.user_id for report in sweep(store_dir, cfg)]
 
 

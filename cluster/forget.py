@@ -35,7 +35,7 @@ from typing import Any
 import pyarrow.dataset as pads
 
 from arborwiki.backends.extractors import build_labeled_extractor
-from arborwiki.cluster.build import SHARDS, WORK
+from arborwiki.cluster.work import SHARDS, WORK
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
