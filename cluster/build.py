@@ -36,6 +36,7 @@ from typing import Any
 
 import ray
 
+from arborwiki.cluster.forget import sweep
 from arborwiki.cluster.runtime import driver_path, start_ray, store_task_options
 from arborwiki.cluster.scheduling import (
     LiveWork,
@@ -62,6 +63,7 @@ from arborwiki.cluster.stages import (
     shard_done,
     uses_cache,
 )
+from arborwiki.cluster.work import SHARDS, WORK
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.records import RunRecord
@@ -80,9 +82,6 @@ from arborwiki.storage.tables import USER_TABLES
 from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
 
-WORK = "_work"
-SHARDS = "shards"
-"""`WORK/SHARDS/<config hash>-<digest>/`: a shard's Parquet outputs and its `_SUCCESS`."""
 PID_FILE = "driver.pid"
 PLACEMENT_FIELDS = {
     "ray": True,
@@ -101,6 +100,15 @@ class InjectedAbort(RuntimeError):
     """Raised on purpose between shard writes and commit (`build.abort_before_commit`)."""
 
 
+class TombstonesChanged(RuntimeError):
+    """A forget (or its undo) changed the store's tombstones after this run read its input:
+    the run commits nothing and reads again (`COMMIT_TRIES`)."""
+
+
+COMMIT_TRIES = 3
+"""Reads a run makes at most when forgets keep changing the tombstones under it."""
+
+
 @dataclass
 class CommitScope:
     """What a run replaces and records besides its rows: a full build replaces the
@@ -110,6 +118,8 @@ class CommitScope:
     quarantine_sources: list[str]
     watermark: dict[str, Any]
     replace_quarantine: bool = True
+    tombstones: Tombstones = field(default_factory=Tombstones)
+    """The tombstones the read dropped rows by: the commit checks they still hold."""
 
 
 @dataclass
@@ -134,6 +144,8 @@ class BuildSummary:
     extraction: dict[str, float] = field(default_factory=dict)
     failed_users: list[str] = field(default_factory=list)
     failures: list[dict[str, Any]] = field(default_factory=list)
+    forgotten_again: list[str] = field(default_factory=list)
+    """Users whose tombstoned rows the store still held and this run forgot again."""
     user_ids: list[str] = field(default_factory=list, repr=False)
     """The users this run built (`nightly` reports them; not in `to_dict`: a million ids)."""
 
@@ -156,6 +168,7 @@ class BuildSummary:
             f"failed_users={len(self.failed_users)} "
             f"shards_built={self.shards_built} shards_skipped={self.shards_skipped} "
             f"({state}) seconds={self.seconds:.1f}"
+            + (f" forgotten_again={len(self.forgotten_again)}" if self.forgotten_again else "")
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -233,8 +246,22 @@ def run_build(
     _remove_dead_staging(paths.join(store_dir, WORK))  # even when this run fails before staging
     if not has_rows(input_path, fmt):  # not a "committed" run that changed nothing
         raise ArchiveError(f"archive {input_path} has no rows: nothing to build")
-    with staged_run(store_dir, cfg) as (staging, live):
-        return _build(input_path, files, store_dir, staging, cfg, live, progress, fmt)
+    for attempt in range(1, COMMIT_TRIES + 1):
+        try:
+            with staged_run(store_dir, cfg) as (staging, live):
+                summary = _build(input_path, files, store_dir, staging, cfg, live, progress, fmt)
+            break
+        except TombstonesChanged:  # a forget ran while this run read: read again
+            if attempt == COMMIT_TRIES:
+                raise
+    summary.forgotten_again = forget_leftovers(store_dir, cfg)
+    return summary
+
+
+def forget_leftovers(store_dir: str, cfg: Config) -> list[str]:
+    """The users whose tombstoned rows the store still held, forgotten again
+    (cluster/forget.py `sweep`): a forget cut short, or rows committed from an older read."""
+    return [report.user_id for report in sweep(store_dir, cfg)]
 
 
 @contextlib.contextmanager
@@ -353,12 +380,14 @@ def _build(
         if cuts is not None:
             pieces[i] = cuts.ranges(mark.size)
     specs = [(i, str(f), 0, 1) for i, f in enumerate(files)]
-    part = read_files(specs, staging, cfg, live, fmt, pieces, tombstones.load(store_dir))
+    stones = tombstones.load(store_dir)
+    part = read_files(specs, staging, cfg, live, fmt, pieces, stones)
     timeline.end("read")
     scope = CommitScope(
         input=str(input_path),
         quarantine_sources=input_sources(input_path, fmt),
         watermark=watermark(cfg, "full", marks, part),
+        tombstones=stones,
     )
     return compile_and_commit(part, store_dir, cfg, live, progress, timeline, started_at, scope)
 
@@ -550,7 +579,13 @@ def _commit(
     options = store_task_options(store_dir, *files)
     task = ray.remote(num_cpus=1, max_retries=0, **options)(commit_staged)
     ref = task.remote(
-        store_dir, staged, users, dim, scope.quarantine_sources, scope.replace_quarantine
+        store_dir,
+        staged,
+        users,
+        dim,
+        scope.quarantine_sources,
+        scope.replace_quarantine,
+        scope.tombstones.key(),
     )
     live.refs.add(ref)
     try:
@@ -566,8 +601,13 @@ def commit_staged(
     dim: int,
     quarantine_sources: list[str],
     replace_quarantine: bool,
+    read_tombstones: str | None = None,
 ) -> dict[str, float]:
-    """The commit itself (see `_commit`), in whichever process runs it."""
+    """The commit itself (see `_commit`), in whichever process runs it. The tombstones are
+    read again first: rows read before a forget are never committed after it (the run
+    raises `TombstonesChanged` and reads again)."""
+    if read_tombstones is not None and tombstones.load(store_dir).key() != read_tombstones:
+        raise TombstonesChanged("a forget changed the tombstones since this run read its input")
     store = LanceStore(store_dir)
     store.commit_run(
         staged,
@@ -596,4 +636,12 @@ def _remove_superseded(work: str, keep: set[str], marker: str) -> None:
             paths.remove(old)
 
 
-__all__ = ["SUCCESS", "BuildSummary", "InjectedAbort", "config_hash", "run_build"]
+__all__ = [
+    "SUCCESS",
+    "BuildSummary",
+    "InjectedAbort",
+    "TombstonesChanged",
+    "config_hash",
+    "forget_leftovers",
+    "run_build",
+]

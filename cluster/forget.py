@@ -35,7 +35,7 @@ from typing import Any
 import pyarrow.dataset as pads
 
 from arborwiki.backends.extractors import build_labeled_extractor
-from arborwiki.cluster.build import SHARDS, WORK
+from arborwiki.cluster.work import SHARDS, WORK
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
@@ -71,30 +71,82 @@ class ForgetReport:
 
 
 def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -> ForgetReport:
-    """Forget `user_id` (no `message_ids`) or those of their messages; see the module doc."""
+    """Forget `user_id` (no `message_ids`) or those of their messages; see the module doc.
+    Everything is checked before the tombstone is written: a refused forget writes nothing."""
     store = LanceStore(store_path, create=False)
     store.discard_uncommitted()  # a build killed in its commit: not this forget's to publish
     where = f"user_id = {sql_str(user_id)}"
     held = store.has("messages") and store.count("messages", where) > 0
-    lines = quarantined(store, user_id, set(message_ids))
-    if not held and not lines:
+    if not held and not quarantined(store, user_id, set(message_ids)):
         raise ValueError(f"store {store_path} holds no messages of user {user_id!r}")
     if message_ids and not held:
         raise ValueError(f"store {store_path} holds no stored messages of user {user_id!r}")
+    _remaining_messages(stored_messages(store, user_id), user_id, set(message_ids))
     tombstones.add(store_path, user_id, message_ids)  # first: a forget cut short still holds
+    return _apply(store_path, store, cfg, user_id, message_ids)
+
+
+def sweep(store_path: str, cfg: Config) -> list[ForgetReport]:
+    """Forget again what a tombstone names and the current tables still hold, and finish a
+    forget cut short (`Tombstones.pending`): rows a build or nightly committed from a read
+    made before the forget, or a rollback restored. Every build, nightly and rollback ends
+    with it; with no tombstone it reads nothing."""
+    stones = tombstones.load(store_path)
+    if not stones:
+        return []
+    store = LanceStore(store_path, create=False)
+    if not store.runs():
+        return []
+    return [
+        _apply(store_path, LanceStore(store_path, create=False), cfg, user_id, ids)
+        for user_id, ids in sorted(_leftovers(store, stones).items())
+    ]
+
+
+def _leftovers(store: LanceStore, stones: tombstones.Tombstones) -> dict[str, list[str]]:
+    """user id → the message ids to forget again ([]: the whole user) of every tombstone
+    whose rows (or quarantined lines) the latest tables still hold, or whose forget is
+    pending."""
+    found = dict.fromkeys(stones.pending, 0)
+    users = sorted(stones.users)
+    for name in USER_TABLES:
+        if users and store.has(name):
+            held = store.scan(name, sql_in("user_id", users), ["user_id"]).column("user_id")
+            found.update(dict.fromkeys(held.to_pylist(), 0))
+    for user_id, ids in stones.messages.items():
+        if store.has("messages"):
+            where = f"user_id = {sql_str(user_id)} AND {sql_in('message_id', ids)}"
+            found.update(dict.fromkeys([user_id] if store.count("messages", where) else [], 0))
+    if store.has("quarantine"):
+        columns = ["user_id", "row"]
+        for row in store.table("quarantine").search().select(columns).limit(None).to_list():
+            owner, message_id = tombstones.line_owner(row["user_id"], row["row"] or "")
+            if stones.names(owner, message_id):
+                found[str(owner)] = 0
+    named = [u for u in found if u in stones.users or u in stones.messages]
+    return {u: [] if u in stones.users else sorted(stones.messages[u]) for u in named}
+
+
+def _apply(
+    store_path: str, store: LanceStore, cfg: Config, user_id: str, message_ids: list[str]
+) -> ForgetReport:
+    """The forget itself, its tombstone written: the user's rows (or those built from the
+    messages) deleted or rebuilt, quarantined lines, old versions, build outputs, drafts."""
+    where = f"user_id = {sql_str(user_id)}"
+    lines = quarantined(store, user_id, set(message_ids))
     previous = store.latest_run()
     report = ForgetReport(user_id, sorted(set(message_ids)))
     stored = stored_messages(store, user_id)
+    remaining = [m for m in stored if m.message_id not in set(message_ids)]
     draft_keys = _window_keys(stored, cfg, set(message_ids))
     before = {n: user_rows(store, n, user_id) for n in (*USER_TABLES, "quarantine")}
     touched = set(USER_TABLES)
     if message_ids:
-        remaining = _remaining_messages(stored, user_id, set(message_ids))
         report.remaining_messages = len(remaining)
-        if remaining:
-            _recompile(store, cfg, remaining)
-        else:
+        if not remaining:
             delete_user(store, user_id)
+        elif len(remaining) < len(stored):  # a sweep may find none of them stored
+            _recompile(store, cfg, remaining)
     else:
         delete_user(store, user_id)
         if store.has("build_failures") and store.delete("build_failures", where):
@@ -114,6 +166,7 @@ def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -
     purge_old_versions(store)
     report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
     report.drafts_removed = drop_drafts(cache_root(cfg.extract.cache_dir, store_path), draft_keys)
+    tombstones.finished(store_path, user_id)
     return report
 
 

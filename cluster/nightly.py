@@ -30,12 +30,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from arborwiki.cluster.build import (
+    COMMIT_TRIES,
     WORK,
     BuildSummary,
     CommitScope,
     ReadSpec,
+    TombstonesChanged,
     compile_and_commit,
     config_hash,
+    forget_leftovers,
     read_files,
     run_build,
     staged_run,
@@ -80,6 +83,9 @@ class NightlyReport:
     windows_new: int = 0
     seconds: float = 0.0
     build: BuildSummary | None = None
+    forgotten_again: list[str] = field(default_factory=list)
+    """Users whose tombstoned rows the store still held, forgotten again (a forget cut
+    short, or rows an earlier run committed from a read made before the forget)."""
 
     @property
     def written(self) -> bool:
@@ -114,6 +120,8 @@ class NightlyReport:
             out.append("dry run: nothing written")
         else:
             out.append("nothing written")
+        if self.forgotten_again:
+            out.append(f"forgotten again (tombstoned rows still stored): {self.forgotten_again}")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -162,7 +170,31 @@ def run_nightly(
     fmt: str | None = None,
 ) -> NightlyReport:
     """Rebuild the users touched by data new since the last committed run (see module doc);
-    `fmt` names the archive format of every input file (None: by suffix)."""
+    `fmt` names the archive format of every input file (None: by suffix). A forget during
+    the run makes it read again (`TombstonesChanged`); a run that writes ends by forgetting
+    again what a tombstone names and the store still holds (`forget_leftovers`)."""
+    for attempt in range(1, COMMIT_TRIES + 1):
+        try:
+            report = _nightly(input_path, store_path, cfg, dry_run, progress, fmt)
+            break
+        except TombstonesChanged:
+            if attempt == COMMIT_TRIES:
+                raise
+    if not dry_run and report.mode != "full":  # a full run is a build: it did this itself
+        report.forgotten_again = forget_leftovers(driver_path(store_path, cfg.ray), cfg)
+    elif report.build is not None:
+        report.forgotten_again = report.build.forgotten_again
+    return report
+
+
+def _nightly(
+    input_path: str,
+    store_path: str,
+    cfg: Config,
+    dry_run: bool,
+    progress: Progress | None,
+    fmt: str | None,
+) -> NightlyReport:
     started = time.time()
     input_path, store_path = driver_path(input_path, cfg.ray), driver_path(store_path, cfg.ray)
     files = archive_files(input_path, fmt)  # bad paths and formats fail here, before Ray starts
@@ -241,7 +273,8 @@ def _build_new(
         started_at = datetime.now(UTC)
         timeline = Timeline()
         timeline.start("read")
-        part = read_files(specs, staging, cfg, live, fmt, forgotten=tombstones.load(store_dir))
+        scope.tombstones = tombstones.load(store_dir)
+        part = read_files(specs, staging, cfg, live, fmt, forgotten=scope.tombstones)
         if (why := _defaulted_turns(part)) is not None:
             return why
         stored_ids = _add_stored(part, store_dir, staging, cfg)
@@ -308,6 +341,7 @@ def _add_stored(part: Partition, store_dir: str, staging: str, cfg: Config) -> s
     them into the shard digests; returns the stored (user, message) keys."""
     users = sorted(set().union(*part.users.values()))
     stored = stored_messages(LanceStore(store_dir, create=False), users)
+    stored, _ = tombstones.drop_forgotten(stored, tombstones.load(store_dir))
     part.sources.insert(0, STORED_SOURCE)
     if stored.num_rows == 0:
         return set()

@@ -7,8 +7,8 @@ store through here.
 from __future__ import annotations
 
 from arborwiki.cluster.build import WORK
-from arborwiki.cluster.forget import ForgetReport, forget
-from arborwiki.core.config import Config
+from arborwiki.cluster.forget import ForgetReport, forget, sweep
+from arborwiki.core.config import Config, load_config
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.versions import RunInfo, list_runs, rollback
@@ -29,13 +29,17 @@ def store_runs(store_path: str) -> list[RunInfo]:
     return list_runs(_open(store_path))
 
 
-def rollback_store(store_path: str, run_id: str) -> RunInfo:
+def rollback_store(store_path: str, run_id: str, cfg: Config | None = None) -> RunInfo:
     """Restore every table to `run_id`'s versions (a run of its own). The build's committed
-    markers go: after a rollback, rebuilding an input committed before must write again."""
+    markers go: after a rollback, rebuilding an input committed before must write again.
+    A rollback never brings back what a tombstone names: rows the restored versions hold
+    are forgotten again at once (`cluster.forget.sweep`, with `cfg`'s extractor for a user
+    who keeps other messages), each such forget a run after the rollback's."""
     info = rollback(_open(store_path), run_id)
     runs = paths.join(store_path, WORK, COMMITTED_MARKERS)
     for marker in paths.list_files(runs, recursive=False, pattern="*.committed"):
         paths.remove(marker)
+    sweep(store_path, cfg if cfg is not None else load_config())
     return info
 
 

@@ -254,11 +254,15 @@ def rollback_cmd(
     store: str = typer.Option(..., "--store", "-s"),
     to: str = typer.Option(..., "--to", help="run id to go back to (see `arborwiki versions`)"),
     as_json: bool = typer.Option(False, "--json", help="print the new run as JSON"),
+    config: str | None = ConfigOpt,
+    set: list[str] | None = SetOpt,
 ) -> None:
-    """Restore every table to a run's versions, as one switch readers follow (a new run)."""
+    """Restore every table to a run's versions, as one switch readers follow (a new run).
+    What a tombstone names is forgotten again at once (the config's extractor rebuilds a
+    user who keeps other messages)."""
     from arborwiki.jobs.versions import render_rollback, rollback
 
-    row = rollback(store, to)
+    row = rollback(store, to, config_from(config, set))
     print(json.dumps(row, indent=2) if as_json else render_rollback(row))
 
 

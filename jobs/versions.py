@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arborwiki.core.config import Config
+
 COUNT_KEYS = ("users", "messages", "snapshots", "claims", "wiki_pages")
 TABLE_ABBREVIATIONS = {
     "messages": "msg", "snapshots": "snap", "claims": "clm", "forest_nodes": "node",
@@ -18,10 +20,10 @@ def runs(store: str) -> list[dict[str, Any]]:
     return [r.to_dict() for r in store_runs(store)]
 
 
-def rollback(store: str, run_id: str) -> dict[str, Any]:
+def rollback(store: str, run_id: str, cfg: Config | None = None) -> dict[str, Any]:
     from arborwiki.cluster.store_admin import rollback_store
 
-    return rollback_store(store, run_id).to_dict()
+    return rollback_store(store, run_id, cfg).to_dict()
 
 
 def render_runs(rows: list[dict[str, Any]]) -> str:

@@ -5,15 +5,13 @@ the build outputs and cached drafts it removes) is cluster/forget.py.
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from arborwiki.core.records import Message
+from arborwiki.storage import tombstones
 from arborwiki.storage.lance_store import LanceStore, sql_str
 from arborwiki.storage.reader import MESSAGE_COLUMNS, to_record
 from arborwiki.storage.tables import SPECS, USER_TABLES
-from arborwiki.storage.tombstones import line_ids
 
 
 def user_rows(store: LanceStore, name: str, user_id: str) -> dict[str, str]:
@@ -41,28 +39,12 @@ def delete_user(store: LanceStore, user_id: str) -> None:
 
 
 def quarantined(store: LanceStore, user_id: str, message_ids: set[str]) -> list[dict[str, Any]]:
-    """The quarantined lines of `user_id` (of those messages): recorded with the user id or
-    parsing to it (compact JSON, a non-ASCII id), or, not parsing, naming it as JSON does."""
+    """The quarantined lines of `user_id` (of those messages): the lines a build would drop
+    under the tombstone this forget records (`tombstones.forgotten_line`, one test for both),
+    so a forgotten line is neither left behind nor quarantined again by the next build."""
     if not store.has("quarantine"):
         return []
     columns = ["quarantine_id", "user_id", "row"]
     rows = store.table("quarantine").search().select(columns).limit(None).to_list()
-    names = _names_user(user_id)
-    found = []
-    for row in rows:
-        raw = row["row"] or ""
-        owner, said, parsed = line_ids(row["user_id"], raw)
-        if owner is None and not parsed and names.search(raw):
-            owner = user_id  # a line that did not parse but names the user
-        if owner != user_id:
-            continue
-        if not message_ids or said in message_ids or any(m in raw for m in message_ids):
-            found.append(row)
-    return found
-
-
-def _names_user(user_id: str) -> re.Pattern[str]:
-    """`"user_id": "<id>"` as any JSON writer spells it (spacing; escaped or not)."""
-    spellings = {json.dumps(user_id), json.dumps(user_id, ensure_ascii=False)}
-    alternatives = "|".join(re.escape(s) for s in sorted(spellings))
-    return re.compile(rf'"user_id"\s*:\s*(?:{alternatives})')
+    stone = tombstones.of(user_id, message_ids)
+    return [r for r in rows if tombstones.names_line(stone, r["user_id"], r["row"] or "")]

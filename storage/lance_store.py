@@ -11,7 +11,8 @@ Consistent reads: the latest row of `runs` is the one "current run" pointer. A s
 with `follow_runs=True` (every query-side reader) reads each table at the version that row
 recorded, so it sees one committed run whole, never tables of two runs; tables written
 after it (a run in progress, an aborted one) stay invisible until the next row is appended,
-which is one Lance commit. `refresh()` re-reads the pointer.
+which is one Lance commit. `refresh()` re-reads the pointer. Before the first run's row (a
+first build killed in its commit) a following store has no table at all.
 """
 
 from __future__ import annotations
@@ -88,13 +89,15 @@ class LanceStore:
 
     # ---------------------------------------------------------------- tables
     def has(self, name: str) -> bool:
-        if self._pinned and name != "runs":
-            return name in self._pinned
+        if self.follow_runs and name != "runs" and (self._pinned or self.run is None):
+            return name in self._pinned  # no run recorded: no table committed, none to read
         return name in self._db.list_tables().tables
 
     def table(self, name: str) -> Any:
         if name not in self._tables:
             if not self.has(name):
+                if self.follow_runs and self.run is None:
+                    raise KeyError(f"store {self.path} has no committed run: build it first")
                 raise KeyError(f"store {self.path} has no table {name!r}: build it first")
             table = self._db.open_table(name)
             if name in self._pinned:

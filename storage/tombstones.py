@@ -13,6 +13,7 @@ rollback restores table versions, and must not restore what was forgotten. Only
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,6 +36,9 @@ class Tombstones:
     """user id → when it was forgotten (ISO)."""
     messages: dict[str, dict[str, str]] = field(default_factory=dict)
     """user id → message id → when it was forgotten (ISO)."""
+    pending: dict[str, str] = field(default_factory=dict)
+    """user id → when its forget began, until that forget (or a later sweep) finished: a
+    forget cut short is done again by the next build, nightly or rollback."""
 
     def __bool__(self) -> bool:
         return bool(self.users or self.messages)
@@ -45,8 +49,14 @@ class Tombstones:
             return False
         return user_id in self.users or message_id in self.messages.get(user_id, {})
 
+    def key(self) -> str:
+        """What is forgotten, without times: two loads with equal keys drop the same rows."""
+        messages = {u: sorted(ids) for u, ids in sorted(self.messages.items()) if ids}
+        return json.dumps([sorted(self.users), messages])
+
     def to_json(self) -> str:
-        return json.dumps({"users": self.users, "messages": self.messages}, indent=1)
+        data = {"users": self.users, "messages": self.messages}
+        return json.dumps(data | ({"pending": self.pending} if self.pending else {}), indent=1)
 
 
 def load(store_dir: str) -> Tombstones:
@@ -56,7 +66,9 @@ def load(store_dir: str) -> Tombstones:
         return Tombstones()
     data = json.loads(paths.read_text(path))
     return Tombstones(
-        dict(data.get("users", {})), {u: dict(m) for u, m in data.get("messages", {}).items()}
+        dict(data.get("users", {})),
+        {u: dict(m) for u, m in data.get("messages", {}).items()},
+        dict(data.get("pending", {})),
     )
 
 
@@ -70,8 +82,16 @@ def add(store_dir: str, user_id: str, message_ids: Iterable[str]) -> Tombstones:
     else:
         stones.users[user_id] = now
         stones.messages.pop(user_id, None)
+    stones.pending[user_id] = now
     paths.write_text(paths.join(store_dir, FILE), stones.to_json())
     return stones
+
+
+def finished(store_dir: str, user_id: str) -> None:
+    """The forget of `user_id` ran to its end: nothing of it is left to do again."""
+    stones = load(store_dir)
+    if stones.pending.pop(user_id, None) is not None:
+        paths.write_text(paths.join(store_dir, FILE), stones.to_json())
 
 
 def remove(store_dir: str, user_id: str, message_ids: Iterable[str]) -> int:
@@ -86,6 +106,8 @@ def remove(store_dir: str, user_id: str, message_ids: Iterable[str]) -> int:
     else:
         gone = int(stones.users.pop(user_id, None) is not None)
         gone += len(stones.messages.pop(user_id, {}))
+    if user_id not in stones.users and user_id not in stones.messages:
+        stones.pending.pop(user_id, None)
     paths.write_text(paths.join(store_dir, FILE), stones.to_json())
     return gone
 
@@ -106,22 +128,57 @@ def drop_forgotten(table: pa.Table, stones: Tombstones) -> tuple[pa.Table, int]:
 
 
 def forgotten_line(row: QuarantineRow, stones: Tombstones) -> bool:
-    """Whether a quarantined line belongs to what was forgotten (`line_ids`)."""
-    if not stones:
-        return False
-    user_id, message_id, _ = line_ids(row.user_id, row.row or "")
-    return stones.names(user_id, message_id)
+    """Whether a quarantined line belongs to what was forgotten (`line_owner`): the build's
+    quarantine filter and `forget` (storage/forget.py) both decide with this one test."""
+    return names_line(stones, row.user_id, row.row or "")
 
 
-def line_ids(user_id: str | None, raw: str) -> tuple[str | None, str | None, bool]:
-    """Whose a quarantined line is: its recorded user, else the user its raw text parses
-    to, the message id it parses to, and whether it parsed to a JSON object at all."""
+def names_line(stones: Tombstones, user_id: str | None, raw: str) -> bool:
+    """Whether `stones` name a quarantined line recorded with `user_id` and text `raw`."""
+    return bool(stones) and stones.names(*line_owner(user_id, raw))
+
+
+def of(user_id: str, message_ids: Iterable[str]) -> Tombstones:
+    """The tombstone a forget of `user_id` (of those messages) records, not written."""
+    ids = list(message_ids)
+    if ids:
+        return Tombstones(messages={user_id: dict.fromkeys(ids, "")})
+    return Tombstones(users={user_id: ""})
+
+
+_STRING = r'"(?:[^"\\\x00-\x1f]|\\.)*"'  # a JSON string literal, escapes and all
+_NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])"
+_FIELDS = {
+    key: re.compile(rf'"{key}"\s*:\s*({_STRING}|{_NUMBER})') for key in ("user_id", "message_id")
+}
+
+
+def line_owner(user_id: str | None, raw: str) -> tuple[str | None, str | None]:
+    """Whose a quarantined line is, and which message: its recorded user, else the user its
+    raw text parses to; the message id it parses to. A line that is no JSON object (cut
+    short, a fragment of a row spread over lines) is read for its first `"user_id": …` and
+    `"message_id": …` fields, each decoded as JSON decodes it (`"\\u0076ictim"` is
+    `victim`): exact ids, never a substring."""
     try:
         parsed = json.loads(raw)
     except (ValueError, RecursionError):
-        return user_id, None, False
-    if not isinstance(parsed, dict):
-        return user_id, None, False
-    owner, said = parsed.get("user_id"), parsed.get("message_id")
+        parsed = None
+    if isinstance(parsed, dict):
+        owner, said = parsed.get("user_id"), parsed.get("message_id")
+    else:
+        owner, said = _field(raw, "user_id"), _field(raw, "message_id")
     owner = user_id or (owner if isinstance(owner, str) else None)
-    return owner, (str(said) if said is not None else None), True
+    if said is None or isinstance(said, dict | list | bool):
+        return owner, None
+    return owner, str(said)
+
+
+def _field(raw: str, key: str) -> object:
+    """The value of the first `"key": <string or number>` in text that does not parse."""
+    found = _FIELDS[key].search(raw)
+    if found is None:
+        return None
+    try:
+        return json.loads(found.group(1))
+    except (ValueError, RecursionError):
+        return None

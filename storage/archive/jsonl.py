@@ -6,13 +6,20 @@ a `.json` array is read whole (it cannot be streamed without a JSON event parser
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
+from typing import Any
 
 from arborwiki.storage import paths
 from arborwiki.storage.archive.rows import RowResult, RowValidator, input_identity, load_json
 
 UTF8_BOM = b"\xef\xbb\xbf"
+
+
+MAX_BLOCK_LINES = 200
+"""How far a line opening a JSON object (`{` alone, a row pretty-printed over several lines)
+is followed to find the line that closes it."""
 
 
 def iter_jsonl(
@@ -26,36 +33,98 @@ def iter_jsonl(
 
     `start_byte`/`first_line` read only what follows an earlier read (a nightly run's tail)
     or one piece of a file read in parallel; `end_byte` stops before the line starting
-    there (both are line starts).
+    there (both are line starts). A row pretty-printed over several lines (an object opened
+    on one line and closed within `MAX_BLOCK_LINES`) is one quarantined record holding all
+    its lines ('name.jsonl:FIRST-LAST'), so every line of it, its text included, goes with
+    its user and message id (a forget, a tombstone).
     """
     source = input_identity(path)
     name = paths.name(path)
     validator.start_file()
-    position = start_byte
     with paths.open_input(path) as handle:
         handle.seek(start_byte)
-        for line_number, line_bytes in enumerate(handle, start=first_line):
-            if end_byte is not None and position >= end_byte:
-                break
-            position += len(line_bytes)
-            if line_bytes.startswith(UTF8_BOM):  # any line: files joined by `cat` keep theirs
-                line_bytes = line_bytes[len(UTF8_BOM) :]
+        lines = _Lines(_decoded(handle, start_byte, first_line, end_byte))
+        for line_number, line, bad_utf8 in lines:
             location = f"{name}:{line_number}"
-            stripped = line_bytes.rstrip(b"\r\n")
-            if not stripped.strip():
-                continue
-            try:
-                line = stripped.decode("utf-8")
-            except UnicodeDecodeError:
-                raw = stripped.decode("utf-8", errors="replace")
-                yield validator.quarantine("invalid UTF-8", source, location, raw)
+            if bad_utf8:
+                yield validator.quarantine("invalid UTF-8", source, location, line)
                 continue
             try:
                 row = json.loads(line)
             except (ValueError, RecursionError) as err:
-                yield validator.quarantine(json_problem(err), source, location, line)
+                block = _block(line, lines) if line.lstrip().startswith("{") else None
+                if block is None:
+                    yield validator.quarantine(json_problem(err), source, location, line)
+                    continue
+                last, raw, owner = block
+                reason = f"one row spread over {last - line_number + 1} lines (JSONL: one a line)"
+                yield validator.quarantine(reason, source, f"{location}-{last}", raw, owner)
                 continue
             yield validator.validate(row, source, location, line)
+
+
+def _decoded(
+    handle: Iterator[bytes], start_byte: int, first_line: int, end_byte: int | None
+) -> Iterator[tuple[int, str, bool]]:
+    """(line number, text, whether it was invalid UTF-8) of every non-blank line."""
+    position = start_byte
+    for line_number, line_bytes in enumerate(handle, start=first_line):
+        if end_byte is not None and position >= end_byte:
+            break
+        position += len(line_bytes)
+        if line_bytes.startswith(UTF8_BOM):  # any line: files joined by `cat` keep theirs
+            line_bytes = line_bytes[len(UTF8_BOM) :]
+        stripped = line_bytes.rstrip(b"\r\n")
+        if not stripped.strip():
+            continue
+        try:
+            yield line_number, stripped.decode("utf-8"), False
+        except UnicodeDecodeError:
+            yield line_number, stripped.decode("utf-8", errors="replace"), True
+
+
+class _Lines:
+    """An iterator of decoded lines that can take back lines it looked ahead at."""
+
+    def __init__(self, lines: Iterator[tuple[int, str, bool]]) -> None:
+        self._lines = lines
+        self._back: list[tuple[int, str, bool]] = []
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> tuple[int, str, bool]:
+        return self._back.pop() if self._back else next(self._lines)
+
+    def push_back(self, taken: list[tuple[int, str, bool]]) -> None:
+        self._back.extend(reversed(taken))
+
+
+def _block(first: str, lines: _Lines) -> tuple[int, str, Any] | None:
+    """The object `first` opens, if the lines after it close it: (its last line number, its
+    lines joined, its user_id). None (every line looked at given back): a line that is a
+    row of its own, invalid UTF-8, or no close within `MAX_BLOCK_LINES`."""
+    taken: list[tuple[int, str, bool]] = []
+    for item in lines:
+        taken.append(item)
+        _, line, bad_utf8 = item
+        if bad_utf8 or len(taken) > MAX_BLOCK_LINES or _is_object(line):
+            break
+        raw = "\n".join([first, *(text for _, text, _ in taken)])
+        with contextlib.suppress(ValueError, RecursionError):
+            whole = json.loads(raw)
+            if isinstance(whole, dict):
+                return item[0], raw, whole.get("user_id")
+            break
+    lines.push_back(taken)
+    return None
+
+
+def _is_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def json_problem(err: Exception) -> str:

@@ -1,0 +1,230 @@
+"""Forget, round 3 (issue 48), through the CLI as a user runs it: what a forget refuses,
+which quarantined lines it takes, and a forget racing a build."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import arborwiki
+from arborwiki.cluster import build as build_module
+from arborwiki.cluster import forget as forget_module
+from arborwiki.jobs.cli import app
+from arborwiki.storage.lance_store import LanceStore, sql_str
+from tests.jobs.test_cli_format import SAMPLE
+from tests.processes import run_cli
+
+run = CliRunner().invoke
+
+
+def _io(archive: Path, store: Path) -> list[str]:
+    return ["--input", str(archive), "--store", str(store), "--json", "--set", "ray.num_shards=1"]
+
+
+def _built(tmp_path: Path, extra: str = "") -> tuple[Path, Path]:
+    archive, store = tmp_path / "a.jsonl", tmp_path / "store"
+    shutil.copy(SAMPLE, archive)
+    if extra:
+        with archive.open("a", encoding="utf-8") as out:
+            out.write(extra)
+    built = run(app, ["build", *_io(archive, store)])
+    assert built.exit_code == 0, built.output
+    return archive, store
+
+
+def _message_ids(store: Path, user: str) -> set[str]:
+    now = LanceStore(store, follow_runs=True)
+    return {r["message_id"] for r in now.rows("messages", user)}
+
+
+def _row(user: str, message: str, text: str, turn: int) -> str:
+    row = {"user_id": user, "message_id": message, "turn_index": turn, "text": text,
+           "timestamp": "2024-09-01T10:00:00Z"}  # fmt: skip
+    return json.dumps(row) + "\n"
+
+
+def test_a_refused_forget_writes_no_tombstone(ray_local: None, tmp_path: Path) -> None:
+    archive, store = _built(tmp_path)
+    assert "alice-001" in _message_ids(store, "alice")
+    forget = ["forget", "--store", str(store), "--user", "alice"]
+    refused = run(app, [*forget, "--message", "alice-001", "--message", "alice-098"])
+    assert refused.exit_code == 2 and "has no message 'alice-098'" in refused.output
+    assert not (store / "tombstones.json").exists()  # nothing recorded, nothing forgotten
+
+    with archive.open("a", encoding="utf-8") as out:
+        out.write(_row("alice", "alice-099", "A new message arrived today.", 99))
+    nightly = run(app, ["nightly", *_io(archive, store)])
+    assert nightly.exit_code == 0, nightly.output
+    assert {"alice-001", "alice-099"} <= _message_ids(store, "alice")
+
+
+def _quarantine(store: Path) -> list[dict]:
+    now = LanceStore(store, follow_runs=True)
+    return now.table("quarantine").search().limit(None).to_list()
+
+
+def _files_with(root: Path, needle: str) -> list[str]:
+    return [
+        str(p.relative_to(root))
+        for p in root.rglob("*")
+        if p.is_file() and needle.encode() in p.read_bytes()
+    ]
+
+
+def test_forget_of_a_message_takes_its_quarantined_lines_only(
+    ray_local: None, tmp_path: Path
+) -> None:
+    bad = {"timestamp": "not a time"}
+    lines = [
+        _row("bob", "7", "Message seven.", 70),
+        _row("bob", "7", "Message seven, again: a duplicate.", 71),  # quarantined, message 7
+        json.dumps(json.loads(_row("bob", "17", "Zqxseventeen", 72)) | bad) + "\n",
+        json.dumps(json.loads(_row("bob", "b7x", "Zqxbsevenx", 73)) | bad) + "\n",
+    ]
+    _, store = _built(tmp_path, "".join(lines))
+    before = {r["row"] for r in _quarantine(store)}
+    gone = run(app, ["forget", "--store", str(store), "--user", "bob", "--message", "7", "--json"])
+    assert gone.exit_code == 0, gone.output
+    after = {r["row"] for r in _quarantine(store)}
+    assert [r for r in before - after if "duplicate" not in r] == []  # only message 7's line
+    assert any("Zqxseventeen" in r for r in after) and any("Zqxbsevenx" in r for r in after)
+    assert "7" not in _message_ids(store, "bob")
+
+
+VICTIM = [
+    _row("victim", "v0", "A row that is stored.", 0),
+    "{\n",  # one row pretty-printed over six lines: its text on a line of its own
+    '  "user_id": "victim",\n  "message_id": "v1",\n',
+    '  "text": "Zqxprettymark",\n  "timestamp": "2024-09-01T10:00:00Z"\n}\n',
+    '{"user_id": "\\u0076ictim", "message_id": "v2", "text": "Zqxescapedmark", "timest\n',
+    '{"user_id": "victim", "message_id": "v3", "text": "Zqxtruncatedmark\n',
+]
+MARKS = ("Zqxprettymark", "Zqxescapedmark", "Zqxtruncatedmark")
+
+
+def test_a_forgotten_users_quarantined_lines_go_and_stay_gone(
+    ray_local: None, tmp_path: Path
+) -> None:
+    archive, store = _built(tmp_path, "".join(VICTIM))
+    assert all(_files_with(store, mark) for mark in MARKS)
+    gone = run(app, ["forget", "--store", str(store), "--user", "victim", "--json"])
+    assert gone.exit_code == 0, gone.output
+    assert {m: _files_with(store, m) for m in MARKS} == dict.fromkeys(MARKS, [])
+    again = run(app, ["build", *_io(archive, store)])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output.strip().splitlines()[-1])["forgotten"] == 4  # v0 + 3 lines
+    assert {m: _files_with(store, m) for m in MARKS} == dict.fromkeys(MARKS, [])
+    assert not any("victim" in (r["row"] or "") for r in _quarantine(store))
+
+
+def _count(store: Path, user: str) -> int:
+    return LanceStore(store, follow_runs=True).count("messages", f"user_id = {sql_str(user)}")
+
+
+def _last(output: str) -> dict:
+    return json.loads(output.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("step", ["_build_shards", "_commit"])  # compiling; about to commit
+def test_a_forget_while_a_build_compiles_is_not_undone(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    archive, store = _built(tmp_path)
+    with archive.open("a", encoding="utf-8") as out:  # the next build has alice to commit
+        out.write(_row("alice", "alice-new", "Zqxracemark arrived.", 99))
+    original = getattr(build_module, step)
+    forgets: list[subprocess.CompletedProcess[str]] = []
+
+    def forget_then_go_on(*args: object, **kwargs: object) -> object:
+        if not forgets:  # the build has read alice's rows: she is forgotten now
+            forgets.append(run_cli("forget", "--store", str(store), "--user", "alice"))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, step, forget_then_go_on)
+    built = run(app, ["build", *_io(archive, store)])
+    assert built.exit_code == 0, built.output
+    assert forgets[0].returncode == 0, forgets[0].stderr
+    assert _count(store, "alice") == 0 and _files_with(store, "Zqxracemark") == []
+    assert _count(store, "bob") > 0  # the others' rows are committed
+    monkeypatch.undo()
+
+    nightly = run(app, ["nightly", *_io(archive, store)])
+    assert nightly.exit_code == 0 and _last(nightly.output)["mode"] == "up to date"
+    again = run(app, ["build", *_io(archive, store)])
+    assert again.exit_code == 0, again.output
+    assert _count(store, "alice") == 0 and _count(store, "bob") > 0
+
+
+def test_a_nightly_forgets_again_what_a_cut_short_forget_left(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive, store = _built(tmp_path)
+    with monkeypatch.context() as patch:  # killed right after writing its tombstone
+        patch.setattr(forget_module, "user_rows", _killed)
+        cut = run(app, ["forget", "--store", str(store), "--user", "bob"])
+    assert cut.exit_code != 0 and _count(store, "bob") > 0
+    nightly = run(app, ["nightly", *_io(archive, store)])
+    assert nightly.exit_code == 0, nightly.output
+    report = _last(nightly.output)
+    assert report["mode"] == "up to date" and report["forgotten_again"] == ["bob"]
+    assert _count(store, "bob") == 0 and _count(store, "alice") > 0
+
+
+def _killed(*args: object, **kwargs: object) -> None:
+    raise KeyboardInterrupt("killed")
+
+
+def _latest_run(store: Path) -> str:
+    return LanceStore(store).runs()[-1]["run_id"]
+
+
+def _forget_cut_before_purge(store: Path, user: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as patch:  # killed after its deletes, before old versions go
+        patch.setattr(forget_module, "purge_old_versions", _killed)
+        cut = run(app, ["forget", "--store", str(store), "--user", user])
+    assert cut.exit_code != 0 and _count(store, user) == 0
+
+
+def test_a_rollback_never_brings_back_what_a_tombstone_names(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive, store = _built(tmp_path)
+    first = _latest_run(store)
+    _forget_cut_before_purge(store, "bob", monkeypatch)
+    back = run(app, ["rollback", "--store", str(store), "--to", first])
+    assert back.exit_code == 0, back.output  # the versions are there: restored, bob not
+    assert _count(store, "bob") == 0 and _count(store, "alice") > 0
+
+    with archive.open("a", encoding="utf-8") as out:  # a build that commits: a run to go to
+        out.write(_row("alice", "alice-new", "One more message.", 99))
+    assert run(app, ["build", *_io(archive, store)]).exit_code == 0
+    before = _latest_run(store)
+    _forget_cut_before_purge(store, "alice", monkeypatch)
+    assert run(app, ["build", *_io(archive, store)]).exit_code == 0
+    run(app, ["rollback", "--store", str(store), "--to", before])  # restored or refused
+    assert _count(store, "alice") == 0 and _count(store, "bob") == 0
+    assert _count(store, "o'connor") > 0
+
+
+def test_tables_of_a_first_build_killed_in_its_commit_are_not_served(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "store"
+    with monkeypatch.context() as patch:  # killed after its table writes, before its run row
+        patch.setattr(build_module, "_record_run", _killed)
+        cut = run(app, ["build", "--input", str(SAMPLE), "--store", str(store)])
+    assert cut.exit_code != 0 and (store / "messages.lance").is_dir()
+    listed = run(app, ["versions", "--store", str(store)])
+    assert listed.exit_code == 2 and "no recorded runs" in listed.output
+    question = "What is the name of the new rabbit?"
+    asked = run(app, ["query", "--local", "--store", str(store), "--user", "alice", question])
+    assert asked.exit_code == 2 and "no committed run" in asked.output, asked.output
+    assert "[alice-" not in asked.output
+    api = arborwiki.open_store(store, overrides=["ray.num_shards=1"])
+    with pytest.raises(KeyError, match="no committed run"):
+        api.query("alice", question)
