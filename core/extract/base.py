@@ -112,6 +112,7 @@ def to_snapshot(window: Window, draft: SnapshotDraft, extractor_name: str) -> Sn
         values = facets.setdefault(facet.key, [])
         if facet.value not in values:
             values.append(facet.value)
+    said_at = {m.message_id: m.timestamp for m in window.messages}
     claims = []
     for i, c in enumerate(draft.claims):
         sources = [m for m in c.source_message_ids if m in window_ids] or window.message_ids
@@ -128,7 +129,7 @@ def to_snapshot(window: Window, draft: SnapshotDraft, extractor_name: str) -> Sn
                 change_cue=c.change_cue,
                 source_message_ids=sources,
                 event_time=date.fromisoformat(c.event_time) if c.event_time else None,
-                recorded_at=window.timestamp,
+                recorded_at=min(said_at[m] for m in sources),  # when it was said
             )
         )
     return Snapshot(

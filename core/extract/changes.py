@@ -47,12 +47,12 @@ _CLAUSES = re.compile(
     r"\s*(?:[;:]|\s[-–—]\s|[–—]|,\s*(?:but|and|so)\s|\bbut\s"
     r"|,\s*(?=(?:(?:and |but )?(?:now|these days|today)\s+)?(?:i|we)\s)"
     r"|\s(?:and|then)\s(?=(?:bought|sold|moved|started|got|switched|quit|left|joined|took"
-    r"|adopted|gave|went)\b))\s*",
+    r"|adopted|gave|went|had to)\b))\s*",
     re.I,
 )
 _ELIDED = re.compile(
     r"^(?:just |finally |recently |also )?(?=(?:moved|packed|relocated|started|switched|quit|sold"
-    r"|bought|got|gave|took|adopted|left|joined|landed|accepted|broke|stopped|retired)\b)",
+    r"|bought|got|gave|took|adopted|left|joined|landed|accepted|broke|stopped|retired|had to)\b)",
     re.I,
 )
 """A clause that opens with the speaker's verb, its "I" left out ("Switched from my Kia to
@@ -71,8 +71,8 @@ _STOP = (
     r"|at the end|every|twice|once|a week|a month|until|altogether|completely|entirely"
     r"|(?:a|one|two|three|four|five|six|a few|a couple of|several) (?:days?|weeks?|months?|years?)"
     r"|for today|full time|part time"
-    r"|it was|it is|it broke|though|which|who|with my|as of|again|for (?:a|the|two|three"
-    r"|several|many|about)|near|to be|as well)\b))"
+    r"|it was|it is|it broke|though|which|who|with my|as of|again|for|near|to be"
+    r"|as well)\b))"
 )
 _V = r"(?P<v>[^,.!?;()\"]+?)" + _STOP  # a value: the shortest run up to a stop
 _NAME = r"(?P<v>(?-i:[A-Z][a-z'-]+))"
@@ -94,7 +94,7 @@ _FIRST = r"(?:^|(?<=\s))(?:i|we)\b"
 _AUX = (
     r"(?P<aux>(?:\s+(?:do|does|did|am|are|was|were|have|has|had|not|no longer|never|just"
     r"|finally|recently|officially|actually|also|really|now|already|eventually|even|still"
-    r"|currently|both|used to|been))*)\s+"
+    r"|currently|both|used to|been|had to))*)\s+"
 )
 _CAR_BRANDS = frozenset(
     "honda toyota tesla subaru mazda kia ford volkswagen vw bmw audi hyundai nissan chevy "
@@ -319,7 +319,8 @@ def _rules() -> list[Rule]:
             lambda m, n, c: Said("drives", m["v"], n, True),
         ),
         (
-            r"(?:gave up|give up|given up|giving up|quit|stopped|stop|done with|finished with)"
+            r"(?:gave up|give up|given up|giving up|quit|stopped|stop|done with|finished with"
+            r"|(?:take|took|taking|taken) a break from)"
             r" (?:playing |doing |going to |eating )?"
             r"(?:my |the )?" + _V,
             lambda m, n, c: _ended(m["v"]),
@@ -461,6 +462,14 @@ _OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
             re.I,
         ),
         lambda m: Said("works at", m["e"] or "", True, True),
+    ),
+    (
+        re.compile(
+            r"\b(?:after|since) (?:the|that|my|our|a) (?:\w+ )?(?:breakup|break-up|divorce"
+            r"|split)\b",
+            re.I,
+        ),
+        lambda m: Said("is dating", "", True, True),
     ),
     (
         re.compile(r"\b(?P<v>" + _FOODS + r") is off the (?:menu|table)", re.I),

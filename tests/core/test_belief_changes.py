@@ -273,3 +273,10 @@ def test_change_words_are_read_clause_by_clause() -> None:
     ]
     assert belief_statements("Sorry, I meant Tuesday, not Monday.")[0].value == "Monday -> Tuesday"
     assert belief_statements("I drive a 2012 Honda Civic now.")[0].value == "2012 Honda Civic"
+
+
+def test_a_claim_is_recorded_when_its_message_was_said(build) -> None:
+    """Not when its window began: the window opens with the filler at minute 0, the belief
+    is said at minute 1 (issue 48, item 11: 08:05:00 for a message said at 08:08:20)."""
+    claims = build(chat("I live in Phoenix."))
+    assert [(c.value, c.recorded_at) for c in claims] == [("Phoenix", T0 + timedelta(minutes=1))]

@@ -46,14 +46,16 @@ TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
 # pages when the stored columns shard_index/shard_count became part_index/part_count.
 # snapshots, claims, evidence and pages when belief slots came (issue 45: a speaker's own
 # states and their changes read by core/extract/changes.py, slot claims revised user-wide);
-# nodes and trajectories unchanged (placement does not read claims);
+# nodes and trajectories unchanged (placement does not read claims); snapshots, claims,
+# evidence and pages again when a claim's recorded_at became its message's time, not its
+# window's;
 PINNED = {
-    "snapshots": "4f0a40384f802cf9",
+    "snapshots": "b1741adac4af9c39",
     "nodes": "9ee07a9023c1e776",
     "trajectories": "fe559d90536c70c6",
-    "claims": "47dda1643ae9aae9",
-    "evidence": "c4d2e4c75b1a9ea3",
-    "pages": "df1dc09b26eb9bd8",
+    "claims": "555732706ceca8f6",
+    "evidence": "c1d7997e841b05e0",
+    "pages": "911329b99de77af6",
 }
 PINNED_SUMS = {  # each table's floats summed (attach scores are the only floats)
     "snapshots": 0.0,
