@@ -25,7 +25,8 @@ def render_history(result: HistoryResult) -> str:
         for v in chain.versions:
             when = v.event_time or v.recorded_at.date()
             cites = ",".join(v.source_message_ids)
-            lines.append(f"  {v.op:<9} {when:%Y-%m-%d} [{v.status}] {v.value} [{cites}]")
+            value = f"no longer: {v.value}" if v.op == "DEPRECATE" else v.value  # an ending
+            lines.append(f"  {v.op:<9} {when:%Y-%m-%d} [{v.status}] {value} [{cites}]")
             for m in v.sources:
                 lines.append(f"      {m.message_id} {m.timestamp:%Y-%m-%d} {m.speaker}: {m.text}")
     return "\n".join(lines)

@@ -95,3 +95,39 @@ def test_titles_that_are_lists_stay_apart() -> None:
     assert lines[2] == "  trajectories: beef, chili; goal, hail, mary  | candidates=3"
     result["pages"] = []  # the page route off (the default): no line for it
     assert render_result(result).splitlines()[1].startswith("  trajectories: beef, chili")
+
+
+def test_a_history_says_which_version_ended_the_belief() -> None:
+    """The DEPRECATE version is the ending ("I was laid off from Acme"): its value reads
+    "no longer: Acme", not "Acme" as if the job were held again."""
+    from arborwiki.core.query.result import HistoryResult
+    from arborwiki.jobs.history import render_history
+
+    def version(cid: str, op: str, status: str, value: str, day: int) -> dict[str, object]:
+        return {
+            "claim_id": cid,
+            "op": op,
+            "status": status,
+            "value": value,
+            "text": value,
+            "recorded_at": f"2024-03-{day:02d}T09:00:00Z",
+            "event_time": None,
+            "source_message_ids": [f"m{day}"],
+            "sources": [],
+        }
+
+    chain = {
+        "subject": "hugo",
+        "attribute": "works at",
+        "versions": [
+            version("c1", "ADD", "deprecated", "Acme", 1),
+            version("c2", "DEPRECATE", "active", "Acme", 9),
+        ],
+    }
+    text = render_history(
+        HistoryResult.model_validate({"user_id": "hugo", "about": "job", "chains": [chain]})
+    )
+    assert text.splitlines()[1:] == [
+        "  ADD       2024-03-01 [deprecated] Acme [m1]",
+        "  DEPRECATE 2024-03-09 [active] no longer: Acme [m9]",
+    ]
