@@ -61,9 +61,12 @@ _CLAUSES = re.compile(
     r"|adopted|gave|went|had to)\b))\s*",
     re.I,
 )
+_ELIDED_WORDS = frozenset(
+    "moved packed relocated started switched quit sold bought got gave took adopted left "
+    "joined landed accepted broke stopped retired".split()
+)
 _ELIDED = re.compile(
-    r"^(?:just |finally |recently |also )?(?=(?:moved|packed|relocated|started|switched|quit|sold"
-    r"|bought|got|gave|took|adopted|left|joined|landed|accepted|broke|stopped|retired|had to)\b)",
+    rf"^(?:just |finally |recently |also )?(?=(?:{'|'.join(sorted(_ELIDED_WORDS))}|had to)\b)",
     re.I,
 )
 """A clause that opens with the speaker's verb, its "I" left out ("Switched from my Kia to
@@ -635,10 +638,6 @@ for _index, _needs in enumerate(_OWN_NEEDS):
     for _need in _needs:
         _RULES_OF.setdefault(max(_need.split(), key=len), []).append((_index, _need))
 _TOKEN = re.compile(r"[a-zé'-]+")
-_ELIDED_WORDS = frozenset(
-    "moved packed relocated started switched quit sold bought got gave took adopted left "
-    "joined landed accepted broke stopped retired".split()
-)
 _LEADS = frozenset({"not", "meant", *_ELIDED_WORDS})
 _FIRST_HEADS = """live lives living lived | in | be been | based settled
 | renting rent bought own found | work works working employed | work works working employed

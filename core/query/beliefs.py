@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from arborwiki.core.records import Claim
 from arborwiki.core.slots import SLOTS, asked_slots, slot_of
+from arborwiki.core.wiki.text import no_longer
 from arborwiki.core.words import stems
 
 SET_MEMBERS_SHOWN = 3
@@ -15,17 +16,7 @@ def compact_claim(claim: Claim) -> str:
     """A claim in one line: subject, attribute, value and its date; an ended state says so
     ("hugo no longer works at Pixelwick Studio", "rosa is no longer vegetarian")."""
     when = f" ({claim.event_time or claim.recorded_at.date()})"
-    attribute = claim.attribute
-    if claim.negated:
-        head, _, rest = attribute.partition(" ")
-        if head in {"is", "was", "are"}:
-            attribute = (
-                f"{head} no longer {rest}".rstrip()
-                if claim.change_cue
-                else f"{head} not {rest}".rstrip()
-            )
-        else:
-            attribute = f"{'no longer' if claim.change_cue else 'not'} {attribute}"
+    attribute = no_longer(claim.attribute, claim.change_cue) if claim.negated else claim.attribute
     return f"{claim.subject} {attribute} {claim.value}{when}".replace("  ", " ")
 
 

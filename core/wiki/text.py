@@ -189,6 +189,16 @@ def _progressive(word: str) -> bool:
     return word.endswith("ing") and verb_lemma(word) != word
 
 
+def no_longer(attribute: str, ended: bool = True) -> str:
+    """An attribute said of a state that stopped ("is no longer dating", "no longer works
+    at"), or, `ended` False, of one denied ("is not dating", "not works at")."""
+    word = "no longer" if ended else "not"
+    head, _, rest = attribute.partition(" ")
+    if head in {"is", "are", "was"}:
+        return f"{head} {word} {rest}".rstrip()
+    return f"{word} {attribute}"
+
+
 def fact_text(claim: Claim) -> str:
     """A claim as a whole clause in the third person with its day: "Caroline went to an
     LGBTQ+ counseling workshop (2023-06-23)"; a noun attribute reads as a possession
@@ -202,11 +212,7 @@ def fact_text(claim: Claim) -> str:
     if attribute and " " not in attribute and noun_word(attribute):
         clause = f"{subject}'s {attribute} is {'not ' if claim.negated else ''}{value}"
     elif claim.op == "DEPRECATE" or claim.negated and claim.change_cue:  # an ended belief
-        head, _, rest = attribute.partition(" ")
-        ended = (
-            f"{head} no longer {rest}" if head in {"is", "are", "was"} else f"no longer {attribute}"
-        )
-        clause = f"{subject} {ended} {value}"
+        clause = f"{subject} {no_longer(attribute)} {value}"
     else:
         clause = f"{subject} {_verb(attribute, claim.negated)} {value}"
     clause = _CONTRACTED.sub(
