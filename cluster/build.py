@@ -44,6 +44,7 @@ from arborwiki.cluster.scheduling import (
     StagedShards,
     Timeline,
     check_extract_resources,
+    embedding_actors,
     fused_shards,
 )
 from arborwiki.cluster.sharding import (
@@ -169,12 +170,22 @@ class BuildSummary:
             f"shards_built={self.shards_built} shards_skipped={self.shards_skipped} "
             f"({state}) seconds={self.seconds:.1f}"
             + (f" forgotten_again={len(self.forgotten_again)}" if self.forgotten_again else "")
+            + _embedded(self.extraction)
         )
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self) | {"failed_share": self.failed_share}
         data.pop("user_ids")
         return data
+
+
+def _embedded(extraction: dict[str, float]) -> str:
+    """With the embedding cache (a transformer, or embedding actors): texts embedded and
+    answered from the cache."""
+    if "texts_embedded" not in extraction:
+        return ""
+    made, reused = extraction["texts_embedded"], extraction.get("texts_reused", 0)
+    return f" texts_embedded={int(made)} texts_reused={int(reused)}"
 
 
 def config_hash(cfg: Config) -> str:
@@ -476,16 +487,21 @@ def _build_shards(
     }
     skipped = len(results)
     if todo:
+        embed = embedding_actors(cfg, str(store_dir), live)
         if uses_cache(cfg):
             built = StagedShards(
-                todo, cfg, str(store_dir), live, timeline, extraction, progress
+                todo, cfg, str(store_dir), live, timeline, extraction, progress, embed
             ).run()
         else:
-            built = fused_shards(todo, cfg, str(store_dir), live, timeline, progress)
+            built = fused_shards(todo, cfg, str(store_dir), live, timeline, progress, embed)
+        for actor in embed[0] if embed else []:
+            ray.kill(actor)
         results.update(built)
         for result in built.values():  # rules extracted inside compile tasks
             for key, value in _prefixed(result.counts, "extract:").items():
                 extraction[key] += value
+            for key, value in _prefixed(result.counts, "embed:").items():
+                extraction[f"texts_{key}"] += value
     return results, skipped
 
 

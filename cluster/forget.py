@@ -41,6 +41,7 @@ from arborwiki.core.embedding import embedder_for
 from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
 from arborwiki.core.records import Message, RunRecord
 from arborwiki.storage import paths, tombstones
+from arborwiki.storage.embed_cache import drop_user_vectors
 from arborwiki.storage.extract_cache import cache_root, drop_drafts
 from arborwiki.storage.forget import delete_user, quarantined, stored_messages, user_rows
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
@@ -64,6 +65,7 @@ class ForgetReport:
     remaining_messages: int = 0
     work_dirs_removed: int = 0
     drafts_removed: int = 0
+    vectors_removed: int = 0
     """Cached extraction drafts of windows that held a forgotten message."""
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,6 +168,7 @@ def _apply(
     purge_old_versions(store)
     report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
     report.drafts_removed = drop_drafts(cache_root(cfg.extract.cache_dir, store_path), draft_keys)
+    report.vectors_removed = drop_user_vectors(store_path, [user_id])  # all: texts unknown
     tombstones.finished(store_path, user_id)
     return report
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +22,8 @@ import ray
 from arborwiki.cluster.runtime import store_task_options
 from arborwiki.cluster.stages import (
     CompileStage,
+    EmbedAt,
+    EmbedStage,
     ExtractStage,
     ShardJob,
     ShardResult,
@@ -55,8 +58,36 @@ def run_windows(cfg: Config, store_dir: str, job: ShardJob) -> ShardWindows:
     return _stage(WindowsStage, cfg, store_dir).process_batch(job)
 
 
-def run_compile(cfg: Config, store_dir: str, job: ShardJob) -> ShardResult:
-    return _stage(CompileStage, cfg, store_dir).process_batch(job)
+EmbedPool = tuple[list[Any], int, bool]
+"""The embedding actors, their vectors' dimension, and whether the model is static."""
+
+
+def run_compile(
+    cfg: Config, store_dir: str, job: ShardJob, embed: EmbedPool | None = None
+) -> ShardResult:
+    """`embed`: the build's embedding actors (None: the compile task embeds in-process)."""
+    at = None
+    if embed is not None:
+        actors, dim, static = embed
+
+        def make(texts: list[str]) -> Any:
+            return ray.get(random.choice(actors).process_batch.remote(texts))
+
+        at = EmbedAt(make, dim, static)
+    return _stage(CompileStage, cfg, store_dir).process_batch(job, at)
+
+
+def embedding_actors(cfg: Config, store_dir: str, live: LiveWork) -> EmbedPool | None:
+    """With `embed.num_gpus` set: `embed.actors` EmbedStage actors, each with its model loaded
+    once, which every compile task calls for the vectors the cache lacks."""
+    if cfg.embed.num_gpus is None:
+        return None
+    store = store_task_options(store_dir)
+    actor_cls = ray.remote(EmbedStage).options(**EmbedStage.resources(cfg), max_restarts=1, **store)
+    actors = [actor_cls.remote(cfg, store_dir) for _ in range(cfg.embed.actors)]
+    live.actors.extend(actors)
+    dim, static = ray.get([a.setup.remote() for a in actors])[0]
+    return actors, dim, static
 
 
 class Timeline:
@@ -134,12 +165,13 @@ def fused_shards(
     live: LiveWork,
     timeline: Timeline,
     progress: Progress | None,
+    embed: EmbedPool | None = None,
 ) -> dict[int, ShardResult]:
     """Rules, uncached: one CPU task per shard does windows, extraction and compile."""
     store = store_task_options(store_dir, cfg.extract.cache_dir or "")
     task = ray.remote(**CompileStage.resources(cfg), max_retries=2, **store)(run_compile)
     timeline.start("compile")
-    pending = {task.remote(cfg, store_dir, todo[s]): s for s in largest_first(todo)}
+    pending = {task.remote(cfg, store_dir, todo[s], embed): s for s in largest_first(todo)}
     live.refs.update(pending)
     results: dict[int, ShardResult] = {}
     while pending:
@@ -173,8 +205,10 @@ class StagedShards:
         timeline: Timeline,
         extraction: dict[str, float],
         progress: Progress | None,
+        embed: EmbedPool | None = None,
     ) -> None:
         self.todo, self.cfg, self.store_dir, self.live = todo, cfg, store_dir, live
+        self.embed = embed
         self.timeline, self.extraction, self.progress = timeline, extraction, progress
         store = store_task_options(store_dir, cfg.extract.cache_dir or "")
         self.windows_task = ray.remote(**WindowsStage.resources(cfg), max_retries=2, **store)(
@@ -222,7 +256,7 @@ class StagedShards:
         self.live.refs.add(ref)
 
     def _compile(self, shard: int) -> None:
-        task = self.compile_task.remote(self.cfg, self.store_dir, self.todo[shard])
+        task = self.compile_task.remote(self.cfg, self.store_dir, self.todo[shard], self.embed)
         self._submit("compile", task, shard)
 
     def _windows_done(self, found: ShardWindows) -> None:

