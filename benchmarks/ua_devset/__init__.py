@@ -60,9 +60,13 @@ Questions
     evaluator's own term rule), so answer recall can reach 1.
 
 Sizes (seed 1, 4 users per pool)
-    pool a: 160 sessions (40 per user), 1,080 messages, ~99K tokens (1.3 × words; ~25K per
-    user), 171 questions; pool b: 160 sessions, 1,110 messages, ~93K tokens, 177 questions.
-    `python -m benchmarks.ua_devset` prints the sizes and the count per kind.
+    pool a: 160 sessions (40 per user), 1,080 messages, 76K words, ~99K tokens (1.3 × words;
+    ~25K per user), 171 questions (extraction 57, preference 30, update 26, multi_session
+    19, ordering 15, instruction 14, summary 10); pool b: 160 sessions, 1,150 messages, 74K
+    words, ~96K tokens, 177 questions (extraction 56, preference 46, update 26, instruction
+    12, multi_session 12, summary 12, ordering 13). `python -m benchmarks.ua_devset` prints
+    the sizes and the count per kind; `python -m benchmarks.ua_devset.by_kind` reports
+    coverage per kind.
 
 Known limits
     Users of one pool share most of their text (same blocks, other slot values and order),

@@ -8,8 +8,11 @@ answers nothing: on-topic talk that shares words with the evidence.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import dataclass, field
 
+_ITEM = re.compile(r"^(?:[-*] |\d+\. )")
 KINDS = (
     "instruction",
     "preference",
@@ -37,9 +40,22 @@ def A(text: str) -> Turn:  # noqa: N802
 
 
 def _dedent(text: str) -> str:
-    import textwrap
-
-    return textwrap.dedent(text).strip("\n")
+    """The source's layout undone: prose lines joined into paragraphs and list items, code
+    (lines indented past the prose) kept line by line, as a chat message shows them."""
+    first, _, rest = text.strip("\n").partition("\n")
+    lines = [first.strip(), *textwrap.dedent(rest).split("\n")]
+    out: list[str] = []
+    for line in lines:
+        bare = line.strip()
+        if not bare:
+            out.append("")
+        elif line.startswith("    "):  # code: keep, one level of indent
+            out.append(line)
+        elif _ITEM.match(bare) or not out or not out[-1] or out[-1].startswith("    "):
+            out.append(bare)
+        else:  # a continuation of the paragraph or list item above
+            out[-1] += " " + bare
+    return "\n".join(out).strip("\n")
 
 
 @dataclass(frozen=True)

@@ -1337,8 +1337,8 @@ JOB = arc(
             "ordering",
             2,
             [
-                "When did I accept the new job offer?",
-                "In which month did the user sign with the new employer?",
+                "When did I say yes to my next employer?",
+                "In which month did the user commit to the new company?",
             ],
             "<<date:2>>",
             (2, 0),
@@ -1694,8 +1694,8 @@ HOBBIES = arc(
             "ordering",
             2,
             [
-                "Which came first: getting the bike or joining the climbing gym?",
-                "Did the user start bouldering before or after buying the road bike?",
+                "Which came first for me: the new set of wheels or the indoor wall?",
+                "Did the user start climbing indoors before or after getting a bicycle?",
             ],
             "<<first>>",
             (0, 0),
@@ -1762,9 +1762,10 @@ TOOLING = arc(
             "ordering",
             2,
             [
-                "In my side project, did continuous integration come before or after the git "
-                "hooks?",
-                "What did I set up earlier for stockroom: the commit hooks or the CI workflow?",
+                "Which did I set up first for stockroom: checks that run locally before I save my "
+                "work to the repository, or automated builds on the hosting service?",
+                "What came earlier in my side project's tooling: local guards on each snapshot of "
+                "the code, or server-side automation?",
             ],
             "<<first>>",
             (0, 0),
@@ -2832,7 +2833,8 @@ KITCHEN_GEAR = arc(
             2,
             [
                 "Which happened first: the jar of wild yeast or the new crank gadget?",
-                "Did the user buy the pasta machine before or after starting a sourdough starter?",
+                "Did the user get the noodle-rolling gadget before or after beginning to "
+                "cultivate a bread culture?",
             ],
             "<<first>>",
             (0, 0),

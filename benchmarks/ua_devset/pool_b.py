@@ -1141,8 +1141,8 @@ MOVE = arc(
             "ordering",
             2,
             [
-                "When did we get the keys to our own place?",
-                "In what month did the user move into the flat they bought?",
+                "When did we take possession of the home we bought?",
+                "In what month did the user settle into the property they purchased?",
             ],
             "<<date:1>>",
             (1, 0),
@@ -1638,9 +1638,10 @@ CLUBS = arc(
             "ordering",
             2,
             [
-                "Which did I start first, the language evening class or the club rides?",
-                "Did the user join the cycling club before or after signing up for Japanese "
-                "lessons?",
+                "Which did I begin first: weekly lessons in the language of my trip, or riding "
+                "with a group?",
+                "Did the user start group rides before or after enrolling in a course for the "
+                "language of their holiday?",
             ],
             "<<first>>",
             (0, 0),
@@ -1698,7 +1699,8 @@ POLARS = arc(
             [
                 "Which came earlier in my pipeline work: the dataframe library switch or the "
                 "schema checks?",
-                "Did the user add validation before or after moving off pandas?",
+                "Did the user start checking incoming data against rules before or after "
+                "changing dataframe library?",
             ],
             "<<first>>",
             (0, 0),
@@ -1737,7 +1739,7 @@ ADOPTED = arc(
             "ordering",
             2,
             [
-                "When did our rescue dog come home with us?",
+                "When did the new four-legged family member arrive?",
                 "In what month did the user bring the adopted dog home?",
             ],
             "<<date:1>>",
