@@ -16,6 +16,12 @@ from pydantic import BaseModel
 
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.query.pages import find_page
+from arborwiki.core.query.requests import (
+    HistoryRequest,
+    LocalizeRequest,
+    PagesRequest,
+    QueryRequest,
+)
 from arborwiki.core.query.result import (
     HistoryResult,
     LocalizeResult,
@@ -57,19 +63,24 @@ class MemoryStore:
         budget_tokens: int | None = None,
     ) -> QueryResult:
         """Cited evidence for a question, best first, with changed beliefs and `now:` lines
-        (`k`, `budget_tokens`: None takes `query.k` / `query.budget_tokens`)."""
-        return self._call(QueryResult, "query", user_id, question, k, budget_tokens)
+        (`k`, `budget_tokens`: None takes `query.k` / `query.budget_tokens`). Every argument
+        is bounded as over HTTP (`QueryRequest`): out of bounds is a pydantic ValidationError."""
+        asked = QueryRequest(user_id=user_id, question=question, k=k, budget_tokens=budget_tokens)
+        return self._call(QueryResult, "query", *asked.model_dump().values())
 
     def localize(self, user_id: str, turn: str) -> LocalizeResult:
         """Which stored state the agent's current turn continues, and its branch context."""
+        LocalizeRequest(user_id=user_id, turn_text=turn)
         return self._call(LocalizeResult, "localize", user_id, turn)
 
     def history(self, user_id: str, about: str) -> HistoryResult:
         """How the user's beliefs about something changed, with the messages that did it."""
+        HistoryRequest(user_id=user_id, about=about)
         return self._call(HistoryResult, "history", user_id, about)
 
     def pages(self, user_id: str) -> PagesResult:
         """The user's Memory Wiki pages as Markdown, the index first."""
+        PagesRequest(user_id=user_id)
         return self._call(PagesResult, "pages", user_id)
 
     def page(self, user_id: str, page: str | None = None) -> MemoryPage:

@@ -22,6 +22,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
 from arborwiki.api import MemoryStore
+from arborwiki.core.query.requests import MAX_BUDGET_TOKENS, MAX_TEXT, MAX_USER_ID
 from arborwiki.core.query.result import (
     HistoryResult,
     LocalizeResult,
@@ -86,7 +87,7 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
         "earlier task a live turn continues; belief_history shows how a belief changed; "
         "read_page reads the Memory Wiki (start with the index).",
     )
-    UserArg = Annotated[str | None, Field(description=scope.describe())]
+    UserArg = Annotated[str | None, Field(max_length=MAX_USER_ID, description=scope.describe())]
 
     def call(read: Callable[[], T]) -> T:
         """The store's own checks (a blank question, no such page) reach the agent as a
@@ -98,10 +99,18 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
 
     @server.tool()
     def search_memory(
-        question: Annotated[str, Field(min_length=1, description="what to look up")],
+        question: Annotated[
+            str, Field(min_length=1, max_length=MAX_TEXT, description="what to look up")
+        ],
         user_id: UserArg = None,
         budget_tokens: Annotated[
-            int | None, Field(ge=1, description="evidence token budget (default: configured)")
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_BUDGET_TOKENS,
+                strict=True,
+                description="evidence token budget (default: configured)",
+            ),
         ] = None,
     ) -> Annotated[CallToolResult, QueryResult]:
         """Cited evidence from the user's past conversations for a question: messages best
@@ -116,7 +125,9 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
 
     @server.tool()
     def localize_turn(
-        turn: Annotated[str, Field(min_length=1, description="the live turn's text")],
+        turn: Annotated[
+            str, Field(min_length=1, max_length=MAX_TEXT, description="the live turn's text")
+        ],
         user_id: UserArg = None,
     ) -> LocalizeResult:
         """Which stored task or topic the agent's current turn continues (CONTINUE, with the
@@ -126,7 +137,10 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
 
     @server.tool()
     def belief_history(
-        about: Annotated[str, Field(min_length=1, description="what the belief is about")],
+        about: Annotated[
+            str,
+            Field(min_length=1, max_length=MAX_TEXT, description="what the belief is about"),
+        ],
         user_id: UserArg = None,
     ) -> HistoryResult:
         """How the user's beliefs about something changed, version by version, with the
@@ -139,8 +153,9 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
         page: Annotated[
             str | None,
             Field(
+                max_length=MAX_TEXT,
                 description="a title, a linked file name (entity-x.md) or a page id; "
-                "omit for the index page"
+                "omit for the index page",
             ),
         ] = None,
         user_id: UserArg = None,

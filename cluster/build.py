@@ -37,12 +37,18 @@ from typing import Any
 import ray
 
 from arborwiki.cluster.forget import sweep
-from arborwiki.cluster.runtime import driver_path, start_ray, store_task_options
+from arborwiki.cluster.runtime import (
+    LOCAL_ADDRESSES,
+    driver_path,
+    start_ray,
+    store_task_options,
+)
 from arborwiki.cluster.scheduling import (
     LiveWork,
     Progress,
     StagedShards,
     Timeline,
+    check_extract_package,
     check_extract_resources,
     embedding_actors,
     fused_shards,
@@ -75,6 +81,7 @@ from arborwiki.storage.archive import (
     has_rows,
     input_identity,
     input_sources,
+    skipped_files,
     starts_with_turn_index,
 )
 from arborwiki.storage.increment import FileMark, Pieces, is_jsonl, mark_file
@@ -147,6 +154,10 @@ class BuildSummary:
     failures: list[dict[str, Any]] = field(default_factory=list)
     forgotten_again: list[str] = field(default_factory=list)
     """Users whose tombstoned rows the store still held and this run forgot again."""
+    unreadable_files: dict[str, str] = field(default_factory=dict)
+    """Input files that could not be read (file → why): each one quarantine row."""
+    skipped_files: list[str] = field(default_factory=list)
+    """Files of the input directory or glob that no archive format claims (`.txt`, `.csv`)."""
     user_ids: list[str] = field(default_factory=list, repr=False)
     """The users this run built (`nightly` reports them; not in `to_dict`: a million ids)."""
 
@@ -171,6 +182,8 @@ class BuildSummary:
             f"({state}) seconds={self.seconds:.1f}"
             + (f" forgotten_again={len(self.forgotten_again)}" if self.forgotten_again else "")
             + _embedded(self.extraction)
+            + (f" unreadable_files={len(self.unreadable_files)}" if self.unreadable_files else "")
+            + (f" skipped_files={len(self.skipped_files)}" if self.skipped_files else "")
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -266,6 +279,7 @@ def run_build(
             if attempt == COMMIT_TRIES:
                 raise
     summary.forgotten_again = forget_leftovers(store_dir, cfg)
+    summary.skipped_files = skipped_files(input_path, fmt)
     return summary
 
 
@@ -279,6 +293,8 @@ def forget_leftovers(store_dir: str, cfg: Config) -> list[str]:
 def staged_run(store_dir: str, cfg: Config) -> Iterator[tuple[str, LiveWork]]:
     """A staging directory and Ray for one run; both cleaned up however the run ends."""
     work = paths.join(store_dir, WORK)
+    if cfg.ray.address in LOCAL_ADDRESSES:  # nothing made, no Ray started, for a missing vllm
+        check_extract_package(cfg)
     _remove_dead_staging(work)
     staging = paths.join(work, "partition", uuid.uuid4().hex)
     paths.makedirs(staging)
@@ -424,6 +440,7 @@ def compile_and_commit(
     ).hexdigest()
     committed_marker = paths.join(work, "runs", f"{run_key}.committed")
     summary = BuildSummary(rows_read=part.rows_read, run_id=run_key)
+    summary.unreadable_files = dict(part.unreadable)
     extraction: dict[str, float] = defaultdict(float)
     results, skipped = _build_shards(
         part, shard_dirs, cfg, store_dir, live, timeline, progress, extraction

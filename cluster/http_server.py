@@ -1,12 +1,24 @@
-"""HTTP in front of the query actors: a Ray Serve deployment with a FastAPI ingress.
+"""HTTP in front of the query actors: a FastAPI app served by uvicorn inside one named Ray
+actor (`HttpIngress`), on the node that ran `serve`.
 
-Why Serve: it runs the HTTP proxy on the cluster (no process of ours to babysit) and
-outlives the driver that started it, like the detached query actors it forwards to.
-The ingress holds no memory of its own: every request goes through a `QueryClient`
-to the least-loaded query actor replica. Every error is a JSON body `{"error": "..."}`
+Why an actor of ours and not a Ray Serve deployment (what this was until issue 48): a Serve
+request crosses the proxy, a streaming actor call into the ingress replica and the call to
+the query actor; on 2 cores that proxy path alone cost ~7× what uvicorn and FastAPI cost in
+one process (answering only 401s: 153 against 1,150 requests/s), and its ingress held 5
+requests at a time (Serve's default `max_ongoing_requests`) while the rest waited in the
+proxy's retry back-off: 32 callers got 9 q/s at p95 5 s. Here a request is parsed where it
+arrives and goes to the least-loaded query replica through a `QueryClient`, which batches
+what arrives together (`cluster/query_client.py`); uvicorn holds up to
+`ray.http_max_ongoing_requests` at once and answers 503 beyond. Like the query actors, the
+ingress is detached under `serve` and outlives the driver; `arborwiki stop` ends it.
+The ingress holds no memory of its own. Every error is a JSON body `{"error": "..."}`
 with a 4xx/5xx code (422 from validation, also for text that is not valid Unicode such as
 an escaped lone surrogate; 400 from the service's own checks; 404/405 for unknown routes;
-500 for anything else); nothing leaks a traceback.
+500 for anything else); nothing leaks a traceback. Who may ask, and how much: every request
+passes `cluster/http_access.py` first (Host, Origin, bearer token, body size); every field is
+bounded by the request models of `core/query/requests.py`. Handlers return the replica's
+JSON as it is (the replica dumped the response model already; validating it again per
+request cost the event loop CPU); the models still document the routes in /openapi.json.
 
     POST /query     {user_id, question, k?, budget_tokens?}   → QueryResult
     POST /localize  {user_id, turn_text}                      → LocalizeResult
@@ -18,28 +30,41 @@ an escaped lone surrogate; 400 from the service's own checks; 404/405 for unknow
                     (`arborwiki serve` gives arborwiki.mcp_server's; cluster/http_mcp.py)
 """
 
-# No `from __future__ import annotations` here: Serve's ingress rebuilds the routes
-# from the methods' signatures and needs real classes, not strings, for request bodies.
+# No `from __future__ import annotations` here: FastAPI reads the routes' signatures and
+# needs real classes, not strings, for request bodies.
+import contextlib
 import json
 import logging
 import re
+import threading
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import FastAPI, Query, Request
+import ray
+import uvicorn
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import AfterValidator, BaseModel, Field
-from ray import serve
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from starlette.exceptions import HTTPException
 
+from arborwiki.cluster.http_access import Access, Guard
 from arborwiki.cluster.http_mcp import McpServerFor, mcp_lifespan, serve_mcp_here
 from arborwiki.cluster.query_actor import get_query_replicas
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.core.config import Config
+from arborwiki.core.query.requests import (
+    MAX_TEXT,
+    MAX_USER_ID,
+    LocalizeRequest,
+    QueryRequest,
+    valid_unicode,
+)
 from arborwiki.core.query.result import HistoryResult, LocalizeResult, PagesResult, QueryResult
 
-APP_NAME = "arborwiki"
+HTTP_SUFFIX = "-http"  # the ingress actor: `ray.actor_name` + this, in `ray.namespace`
+STARTUP_SECONDS = 30.0  # uvicorn binds its socket within this, or the start fails
 log = logging.getLogger(__name__)
 
 
@@ -58,32 +83,16 @@ app = FastAPI(
 )
 
 
-def valid_unicode(text: str) -> str:
-    """Reject what UTF-8 cannot encode (an escaped lone surrogate such as "\\ud800")."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise ValueError("must be valid Unicode text (no lone surrogates)") from err
-    return text
+_ingress: dict[str, Any] = {}  # this process's ingress: its access rules and QueryClient
+app.add_middleware(Guard, rules=lambda: _ingress.get("access"))
 
-
-NonEmpty = Annotated[str, Field(min_length=1), AfterValidator(valid_unicode)]
-TextParam = Annotated[str, Query(min_length=1), AfterValidator(valid_unicode)]
+TextParam = Annotated[str, Query(min_length=1, max_length=MAX_TEXT), AfterValidator(valid_unicode)]
 UserParam = Annotated[
-    str, Query(min_length=1, description="memory owner"), AfterValidator(valid_unicode)
+    str,
+    Query(min_length=1, max_length=MAX_USER_ID, description="memory owner"),
+    AfterValidator(valid_unicode),
 ]
-
-
-class QueryBody(BaseModel):
-    user_id: NonEmpty
-    question: NonEmpty
-    k: int | None = Field(None, ge=1)
-    budget_tokens: int | None = Field(None, ge=1)
-
-
-class LocalizeBody(BaseModel):
-    user_id: NonEmpty
-    turn_text: NonEmpty
+UserPath = Annotated[str, Path(min_length=1, max_length=MAX_USER_ID)]
 
 
 class ErrorBody(BaseModel):
@@ -93,7 +102,7 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 422, 500)
+    status: {"model": ErrorBody} for status in (400, 401, 403, 413, 421, 422, 500)
 }
 """What the routes answer besides 200: declared so /openapi.json says it (not FastAPI's
 default 422 shape, which our handler replaces)."""
@@ -129,77 +138,167 @@ async def internal_error(_: Request, exc: Exception) -> JSONResponse:
     return error(500, f"internal error: {type(exc).__name__}")
 
 
-@serve.deployment(ray_actor_options={"num_cpus": 0})
-@serve.ingress(app)
-class MemoryHTTP:
+async def _call(method: str, *args: Any) -> Any:
+    """Service errors (empty question, …) → 400; anything else → a one-line 500."""
+    try:
+        return AsciiJSONResponse(await _ingress["client"].acall(method, *args))
+    except ValueError as exc:
+        message = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
+        if message and not _INTERNAL.search(message):
+            return error(400, message)
+        log.exception("%s failed", method)
+        return error(500, f"{method} failed: internal error")
+    except Exception:  # noqa: BLE001 — the HTTP edge must answer in JSON
+        log.exception("%s failed", method)
+        return error(500, f"{method} failed: internal error")
+
+
+@app.post("/query", response_model=QueryResult, responses=ERRORS)
+async def query(body: QueryRequest) -> Any:
+    return await _call("query", body.user_id, body.question, body.k, body.budget_tokens)
+
+
+@app.post("/localize", response_model=LocalizeResult, responses=ERRORS)
+async def localize(body: LocalizeRequest) -> Any:
+    return await _call("localize", body.user_id, body.turn_text)
+
+
+@app.get("/history", response_model=HistoryResult, responses=ERRORS)
+async def history(user_id: UserParam, about: TextParam) -> Any:
+    return await _call("history", user_id, about)
+
+
+@app.get("/pages", response_model=PagesResult, responses=ERRORS)
+async def pages(user_id: UserParam) -> Any:
+    return await _call("pages", user_id)
+
+
+@app.get("/ui/{user_id}")
+async def ui_home(user_id: UserPath) -> Any:
+    return RedirectResponse(f"/ui/{quote(user_id, safe='')}/")
+
+
+@app.get("/ui/{user_id}/{path:path}")
+async def ui(user_id: UserPath, path: str) -> Any:
+    """A file of the user's site, looked up by exact name in what the actor rendered
+    for that user (never a filesystem path): a hostile id or path just finds nothing."""
+    try:
+        found = await _ingress["client"].acall("ui_page", user_id, path or "index.html")
+    except Exception:  # noqa: BLE001 — the HTTP edge must answer in JSON
+        log.exception("ui_page failed")
+        return error(500, "ui_page failed: internal error")
+    if found is None:
+        return error(404, f"no page {path!r} for user {user_id!r}")
+    return Response(found[1], media_type=found[0])
+
+
+@app.get("/health")
+async def health() -> Any:
+    replicas = _ingress["client"].replicas
+    replies = [await r.health.remote() for r in replicas]
+    return {"status": "ok", "replicas": len(replies)}
+
+
+class HttpIngress:
+    """The app under uvicorn in a thread of this actor; the actor's own methods say when it
+    listens and stop it."""
+
     def __init__(
-        self, replicas: list[Any], host: str = "127.0.0.1", mcp: McpServerFor | None = None
+        self,
+        replicas: list[Any],
+        access: Access,
+        host: str,
+        port: int,
+        limit: int,
+        mcp: McpServerFor | None = None,
     ) -> None:
-        self.client = QueryClient(replicas)
-        serve_mcp_here(self.client, host, mcp)
+        client = QueryClient(replicas)
+        _ingress.update(access=access, client=client)
+        serve_mcp_here(client, mcp)
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            limit_concurrency=limit,
+            access_log=False,
+            log_level="warning",
+            lifespan="on",  # the /mcp route and its session manager (cluster/http_mcp.py)
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="http", daemon=True)
+        self.thread.start()
 
-    async def _call(self, method: str, *args: Any) -> Any:
-        """Service errors (empty question, …) → 400; anything else → a one-line 500."""
-        try:
-            return await self.client.acall(method, *args)
-        except ValueError as exc:
-            message = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
-            if message and not _INTERNAL.search(message):
-                return error(400, message)
-            log.exception("%s failed", method)
-            return error(500, f"{method} failed: internal error")
-        except Exception:  # noqa: BLE001 — the HTTP edge must answer in JSON
-            log.exception("%s failed", method)
-            return error(500, f"{method} failed: internal error")
+    def ready(self) -> bool:
+        """True once uvicorn listens; a RuntimeError when it could not (port taken)."""
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the HTTP server stopped at start (is the port in use?)")
+            self.thread.join(timeout=0.05)
+        return True
 
-    @app.post("/query", response_model=QueryResult, responses=ERRORS)
-    async def query(self, body: QueryBody) -> Any:
-        return await self._call("query", body.user_id, body.question, body.k, body.budget_tokens)
-
-    @app.post("/localize", response_model=LocalizeResult, responses=ERRORS)
-    async def localize(self, body: LocalizeBody) -> Any:
-        return await self._call("localize", body.user_id, body.turn_text)
-
-    @app.get("/history", response_model=HistoryResult, responses=ERRORS)
-    async def history(self, user_id: UserParam, about: TextParam) -> Any:
-        return await self._call("history", user_id, about)
-
-    @app.get("/pages", response_model=PagesResult, responses=ERRORS)
-    async def pages(self, user_id: UserParam) -> Any:
-        return await self._call("pages", user_id)
-
-    @app.get("/ui/{user_id}")
-    async def ui_home(self, user_id: str) -> Any:
-        return RedirectResponse(f"/ui/{quote(user_id, safe='')}/")
-
-    @app.get("/ui/{user_id}/{path:path}")
-    async def ui(self, user_id: str, path: str) -> Any:
-        """A file of the user's site, looked up by exact name in what the actor rendered
-        for that user (never a filesystem path): a hostile id or path just finds nothing."""
-        found = await self._call("ui_page", user_id, path or "index.html")
-        if isinstance(found, JSONResponse):
-            return found
-        if found is None:
-            return error(404, f"no page {path!r} for user {user_id!r}")
-        return Response(found[1], media_type=found[0])
-
-    @app.get("/health")
-    async def health(self) -> Any:
-        replies = [await r.health.remote() for r in self.client.replicas]
-        return {"status": "ok", "replicas": len(replies)}
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=STARTUP_SECONDS)
 
 
-def start_http(cfg: Config, host: str, port: int, mcp: McpServerFor | None = None) -> None:
-    """Start Serve's proxy on host:port and deploy the ingress (query actors must be up);
-    `mcp` builds the MCP server mounted at /mcp (None: no /mcp route).
+_STARTED: dict[str, tuple[Any, str]] = {}  # this driver's ingresses: stop_http ends them
 
-    The ingress gets the replicas' handles from here: a Serve replica runs in another
-    job, where the driver's non-detached named actors cannot be looked up by name."""
+
+def ingress_name(cfg: Config) -> str:
+    return cfg.ray.actor_name + HTTP_SUFFIX
+
+
+def start_http(
+    cfg: Config,
+    host: str,
+    port: int,
+    mcp: McpServerFor | None = None,
+    token: str | None = None,
+    allow_hosts: list[str] | tuple[str, ...] = (),
+    detached: bool = False,
+) -> None:
+    """Serve HTTP on host:port from this node (query actors must be up); `mcp` builds the
+    MCP server mounted at /mcp (None: no /mcp route). `token`: the bearer token every route
+    but /health asks for (required beyond loopback); `allow_hosts`: the Host names it
+    answers to besides its own (`cluster/http_access.py`). `detached`: outlive this driver
+    (`arborwiki serve`); otherwise it ends with the driver or `stop_http`."""
+    access = Access.for_bind(host, token, allow_hosts)  # refuses before anything starts
     replicas = get_query_replicas(cfg)
-    serve.start(http_options={"host": host, "port": port})
-    serve.run(MemoryHTTP.bind(replicas, host, mcp), name=APP_NAME, route_prefix="/")
+    stop_http(cfg)  # a second `serve` replaces the ingress (its port, token, replicas)
+    here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+    options: dict[str, Any] = {
+        "name": ingress_name(cfg),
+        "namespace": cfg.ray.namespace,
+        "num_cpus": 0,
+        "scheduling_strategy": here,
+    }
+    if detached:
+        options["lifetime"] = "detached"
+    actor = ray.remote(HttpIngress).options(**options)
+    limit = cfg.ray.http_max_ongoing_requests
+    handle = actor.remote(replicas, access, host, port, limit, mcp)
+    try:
+        ray.get(handle.ready.remote(), timeout=STARTUP_SECONDS)
+    except (ray.exceptions.RayError, RuntimeError) as err:
+        ray.kill(handle, no_restart=True)
+        first = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+        raise RuntimeError(f"cannot serve HTTP on {host}:{port}: {first}") from err
+    _STARTED[ingress_name(cfg)] = (handle, cfg.ray.namespace)
 
 
-def stop_http() -> None:
-    """Shut Serve down (its controller, proxy and the ingress replicas)."""
-    serve.shutdown()
+def stop_http(cfg: Config | None = None) -> bool:
+    """End the HTTP ingress of `cfg`'s namespace (None: those this driver started);
+    whether one was running."""
+    if cfg is None:
+        found = [_STARTED.pop(name) for name in list(_STARTED)]
+    else:
+        _STARTED.pop(ingress_name(cfg), None)
+        try:
+            found = [(ray.get_actor(ingress_name(cfg), namespace=cfg.ray.namespace), "")]
+        except ValueError:
+            found = []
+    for handle, _ in found:
+        with contextlib.suppress(ray.exceptions.RayError):  # already gone
+            ray.get(handle.stop.remote(), timeout=STARTUP_SECONDS)
+        ray.kill(handle, no_restart=True)
+    return bool(found)

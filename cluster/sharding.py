@@ -34,6 +34,7 @@ from arborwiki.storage.archive import (
     archive_files,
     read_archive,
     read_jsonl_tail,
+    whole_file_on_failure,
 )
 from arborwiki.storage.archive.rows import RowValidator
 from arborwiki.storage.tables import record_row, rows_to_table
@@ -72,6 +73,7 @@ class FilePartition:
     max_timestamp: str | None = None  # ISO time of its latest valid message
     defaulted_turns: int = 0  # tail rows without a turn_index (nightly: counted from the tail)
     piece: int = 0  # which byte range of a file read in pieces (storage.increment.Pieces)
+    unreadable: str | None = None  # why the read stopped (one file-level quarantine row)
 
 
 def partition_file(
@@ -105,8 +107,10 @@ def partition_file(
         else read_archive(path, batch_rows=batch_rows, fmt=fmt)
     )
     latest = None
-    for n, batch in enumerate(batches):
+    for n, batch in enumerate(whole_file_on_failure(batches, path, validator)):
         stem = f"part-{file_index:06d}-{piece:04d}-{n:06d}.parquet"
+        if batch.unreadable:
+            result.unreadable = batch.unreadable
         result.rows_read += batch.rows_read
         if forgotten:
             batch = _without_forgotten(batch, forgotten, result)
@@ -188,6 +192,7 @@ class Partition:
     rows_quarantined: int = 0
     rows_forgotten: int = 0
     per_file: list[FilePartition] = field(default_factory=list)
+    unreadable: dict[str, str] = field(default_factory=dict)  # file → why it stopped
 
 
 def merge_partitions(
@@ -206,6 +211,8 @@ def merge_partitions(
         part.rows_quarantined += result.rows_quarantined
         part.rows_forgotten += result.rows_forgotten
         part.quarantine_files.extend(result.quarantine_files)
+        if result.unreadable:
+            part.unreadable[result.source] = result.unreadable
         quarantine_hash.update(result.quarantine_digest.encode())
         for shard, path, digest in result.parts:
             part.files[shard].append(path)

@@ -41,6 +41,13 @@ class RayConfig(Section):
     namespace: str = Field("arborwiki", description="Ray namespace for named actors")
     actor_name: str = Field("arborwiki-query", description="name of the query actor")
     query_replicas: int = Field(1, ge=1, description="query actor replicas")
+    http_max_ongoing_requests: int = Field(
+        1024,
+        ge=1,
+        description="requests the HTTP ingress holds at once (it only forwards them; the query "
+        "client batches them for the replicas): at least the callers you expect. Serve's "
+        "default of 5 queued the rest in its proxy, and 32 callers got 9 q/s, p95 5 s",
+    )
 
 
 class WindowConfig(Section):

@@ -6,7 +6,7 @@ import json
 
 from arborwiki.cluster.build import BuildSummary, run_build
 from arborwiki.core.config import Config
-from arborwiki.jobs.common import print_failures, shard_progress
+from arborwiki.jobs.common import print_failures, print_input_notes, shard_progress
 
 
 def build(
@@ -28,6 +28,7 @@ def build(
     else:
         print(summary.line())
         print_failures(summary.failures)
+        print_input_notes(summary)
     return summary
 
 

@@ -11,6 +11,12 @@ from arborwiki.jobs.common import ConfigOpt, FormatOpt, SetOpt, config_from, one
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 REPO = Path(__file__).resolve().parent.parent
+AllowHostOpt = typer.Option(
+    None,
+    "--allow-host",
+    help="a Host name HTTP answers to besides its own (the name a DNS or proxy gives it; "
+    "repeatable)",
+)
 
 
 @app.command("build")
@@ -68,13 +74,21 @@ def serve_cmd(
     store: str = typer.Option(..., "--store", "-s"),
     http_port: int | None = typer.Option(None, "--http-port", help="also serve HTTP here"),
     http_host: str = typer.Option("127.0.0.1", "--http-host", help="HTTP bind address"),
+    token_file: str | None = typer.Option(
+        None,
+        "--token-file",
+        help="bearer token every HTTP route but /health asks for (else ARBORWIKI_TOKEN); "
+        "required when --http-host is not loopback",
+    ),
+    allow_host: list[str] | None = AllowHostOpt,
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
     """Start the detached query actors (and HTTP with --http-port) on a running Ray cluster."""
     from arborwiki.jobs.serve import serve
 
-    serve(store, config_from(config, set), http_port, http_host)
+    cfg = config_from(config, set)
+    serve(store, cfg, http_port, http_host, token_file, allow_host or [])
 
 
 @app.command("stop")
@@ -136,7 +150,10 @@ def mcp_cmd(
         None, "--user", "-u", help="serve only this user (calls naming another are refused)"
     ),
     ray_address: str | None = typer.Option(
-        None, "--ray-address", help="ask the query actors `serve` started there (auto, host:port)"
+        None,
+        "--ray-address",
+        help="ask the query actors `serve` started there (host:port, or auto: the one "
+        "cluster running on this machine)",
     ),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,

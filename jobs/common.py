@@ -43,7 +43,8 @@ def one_line_errors(func: F) -> F:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            _fail(f"invalid config: {where}: {first['msg']}")
+            kind = "request" if exc.title.endswith("Request") else "config"  # core/query/requests
+            _fail(f"invalid {kind}: {where}: {first['msg']}")
         except KeyError as exc:  # str() of a KeyError is the repr of its key: unquote it
             _fail(str(exc.args[0]) if exc.args else "missing key")
         except (InputError, FileNotFoundError, ValueError, RuntimeError) as exc:
@@ -98,3 +99,13 @@ def print_failures(failures: list[dict[str, Any]]) -> None:
             f"failed: user {failure['user_id']!r} at {failure['stage']}: {failure['error']}",
             file=sys.stderr,
         )
+
+
+def print_input_notes(summary: Any) -> None:
+    """One stderr line per input file that was not built from: unreadable (quarantined
+    whole) or skipped (no archive format claims it)."""
+    for path, why in sorted(summary.unreadable_files.items()):
+        print(f"unreadable: {path}: {why} (one quarantine row)", file=sys.stderr)
+    for path in summary.skipped_files:
+        print(f"skipped: {path} (not an archive format: .jsonl[.gz|.zst], .parquet, .json)",
+              file=sys.stderr)  # fmt: skip

@@ -15,6 +15,10 @@ def serve_mcp(store: str, user: str | None, cfg: Config, ray_address: str | None
     from arborwiki.api import open_store
     from arborwiki.mcp_server import memory_server
 
+    if ray_address is not None:
+        from arborwiki.cluster.runtime import named_cluster
+
+        named_cluster(ray_address, "mcp")
     with contextlib.redirect_stdout(sys.stderr):
         server = memory_server(open_store(store, ray_address=ray_address, config=cfg), user)
     server.run("stdio")

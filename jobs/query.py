@@ -19,6 +19,9 @@ def ask(
 ) -> dict[str, Any]:
     """The query result, or with `answer` the checked LLM answer and its evidence
     ({"result": ..., "answer": ..., "rewritten_query": ...})."""
+    from arborwiki.core.query.requests import QueryRequest
+
+    QueryRequest(user_id=user_id, question=question, k=k, budget_tokens=budget_tokens)
     if answer and cfg.answer.backend == "none":
         raise ValueError("--answer needs an LLM: set answer.backend=openai or vllm")
     if local:
@@ -30,10 +33,9 @@ def ask(
             return answered.model_dump(mode="json")
         return service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
 
-    from arborwiki.cluster.query_client import QueryClient
-    from arborwiki.cluster.runtime import start_ray
+    from arborwiki.cluster.remote_store import ActorBackend
+    from arborwiki.cluster.runtime import named_cluster
 
-    start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
-    return QueryClient.connect(cfg).call(
-        "ask" if answer else "query", user_id, question, k, budget_tokens
-    )
+    named_cluster(cfg.ray.address, "query")  # never a cluster this command was not pointed at
+    backend = ActorBackend.connect(store, cfg)  # whose replicas must serve this store
+    return backend.client.call("ask" if answer else "query", user_id, question, k, budget_tokens)

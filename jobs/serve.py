@@ -4,26 +4,34 @@ from __future__ import annotations
 
 from arborwiki.cluster.local_service import existing_store
 from arborwiki.cluster.query_actor import start_query_actor
-from arborwiki.cluster.runtime import (
-    joined_address,
-    only_one_cluster,
-    running_clusters,
-    start_ray,
-)
+from arborwiki.cluster.runtime import joined_address, named_cluster, start_ray
 from arborwiki.core.config import Config
 
 
 def _join(cfg: Config) -> str:
-    """Serving lives on a running cluster: `null` means `auto` here, never a private Ray.
-    Returns the address joined."""
+    """Serving lives on a running cluster: `null` means `auto` here (the one cluster running
+    on this machine, never one of several), never a private Ray. Returns the address joined."""
     start_ray(cfg.ray.model_copy(update={"address": cfg.ray.address or "auto"}))
     return joined_address()
 
 
 def serve(
-    store: str, cfg: Config, http_port: int | None = None, http_host: str = "127.0.0.1"
+    store: str,
+    cfg: Config,
+    http_port: int | None = None,
+    http_host: str = "127.0.0.1",
+    token_file: str | None = None,
+    allow_hosts: list[str] | None = None,
 ) -> None:
-    """Actors first (the HTTP ingress forwards to them), then Serve on host:port if asked."""
+    """Actors first (the HTTP ingress forwards to them), then Serve on host:port if asked.
+    The HTTP access rules are checked before anything starts (a token is required beyond
+    loopback: `cluster/http_access.py`)."""
+    token = None
+    if http_port is not None:
+        from arborwiki.cluster.http_access import Access, read_token
+
+        token = read_token(token_file)
+        Access.for_bind(http_host, token, allow_hosts or [])
     location = existing_store(store)
     address = _join(cfg)
     start_query_actor(location, cfg, detached=True)
@@ -35,22 +43,22 @@ def serve(
         from arborwiki.cluster.http_server import start_http
         from arborwiki.mcp_server import served_memory_server
 
-        start_http(cfg, http_host, http_port, mcp=served_memory_server)
+        mcp, hosts = served_memory_server, allow_hosts or []
+        start_http(cfg, http_host, http_port, mcp, token, hosts, detached=True)
         print(
             f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; "
-            "GET /history, /pages; MCP at /mcp)"
+            "GET /history, /pages; MCP at /mcp; "
+            + ("bearer token required)" if token else "no token: loopback only)")
         )
-    print(
-        f"stop with: arborwiki stop --set ray.address={address} "
-        f"--set ray.namespace={cfg.ray.namespace}"
-    )
+    where = f"--set ray.address={address} --set ray.namespace={cfg.ray.namespace}"
+    print(f'query with: arborwiki query --store {store} --user USER "question" {where}')
+    print(f"stop with: arborwiki stop {where}")
 
 
 def stop(cfg: Config) -> list[str]:
     """Join the serving cluster, then stop its HTTP ingress and query replicas."""
     from arborwiki.cluster.serving import stop_serving
 
-    if cfg.ray.address in (None, "auto"):
-        only_one_cluster(running_clusters())
+    named_cluster(cfg.ray.address, "stop")
     _join(cfg)
     return stop_serving(cfg)

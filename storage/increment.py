@@ -142,6 +142,8 @@ def mark_file(path: str, pieces: Pieces | None = None) -> FileMark:
 def is_jsonl(path: str, fmt: str | None = None) -> bool:
     """A JSONL file: by the named format, else by suffix (the files that can be appended to
     and read in pieces)."""
+    if paths.compression(path) is not None:  # a compressed stream is read whole, never cut
+        return False
     return fmt == "jsonl" if fmt is not None else paths.suffix(path).lower() in JSONL_SUFFIXES
 
 

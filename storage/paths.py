@@ -96,6 +96,25 @@ def suffix(path: str) -> str:
     return base[dot:] if 0 < dot < len(base) - 1 else ""
 
 
+COMPRESSIONS = {".gz": "gzip", ".zst": "zstd"}
+"""Compressed archives read as a stream (pyarrow's codecs): `.jsonl.gz`, `.jsonl.zst`."""
+
+
+def compression(path: str) -> str | None:
+    """The codec a file's last suffix names (`gzip` for `a.jsonl.gz`), else None."""
+    return COMPRESSIONS.get(suffix(path).lower())
+
+
+def archive_suffix(path: str) -> str:
+    """The suffix that says a file's format: `.jsonl.gz` for a compressed one, else `suffix`."""
+    last = suffix(path)
+    if compression(path) is None:
+        return last
+    base = name(path)[: -len(last)]
+    dot = base.rfind(".")
+    return (base[dot:] if 0 < dot < len(base) - 1 else "") + last
+
+
 def stem(path: str) -> str:
     base = name(path)
     return base[: len(base) - len(suffix(path))]
@@ -195,6 +214,15 @@ def open_input(path: str) -> IO[bytes]:
         return open(_local(path), "rb")  # noqa: SIM115 - the caller closes it
     fs, inner = resolve(path)
     return io.BufferedReader(fs.open_input_file(inner), buffer_size=IO_BUFFER_BYTES)  # type: ignore[arg-type]
+
+
+def open_archive(path: str) -> IO[bytes]:
+    """`open_input`, decompressed when the suffix names a codec (`COMPRESSIONS`)."""
+    codec = compression(path)
+    raw = open_input(path)
+    if codec is None:
+        return raw
+    return io.BufferedReader(pa.CompressedInputStream(raw, codec), buffer_size=IO_BUFFER_BYTES)  # type: ignore[arg-type]
 
 
 def makedirs(path: str) -> None:

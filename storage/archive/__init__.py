@@ -40,7 +40,9 @@ __all__ = [
     "read_archive",
     "read_jsonl_tail",
     "read_locomo",
+    "skipped_files",
     "starts_with_turn_index",
+    "whole_file_on_failure",
 ]
 
 GLOB_CHARS = frozenset("*?[")
@@ -53,11 +55,49 @@ class ArchiveBatch:
     table: pa.Table
     quarantine: list[QuarantineRow] = field(default_factory=list)
     rows_read: int = 0
+    unreadable: str | None = None  # the file could not be read on from here: why
+
+
+UNREADABLE = (ArchiveError, OSError, pa.ArrowException)
+"""What reading a file raises when the file itself is broken (corrupt Parquet, a truncated
+gzip stream, a JSON document that does not parse), as opposed to one bad row."""
+
+
+def whole_file_on_failure(
+    batches: Iterator[ArchiveBatch], path: str, validator: RowValidator
+) -> Iterator[ArchiveBatch]:
+    """The batches of one file; where the file cannot be read on, one last batch holding a
+    single file-level quarantine row (the rows read before it stay). A build reads a
+    directory whole: one corrupt file is named and counted, the others build."""
+    try:
+        yield from batches
+    except UNREADABLE as err:
+        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        name = paths.name(path)
+        reason = reason.replace(f"{path}: ", "")  # the file is the row's source already
+        row = validator.quarantine(
+            f"unreadable file: {reason}", input_identity(path), f"{name} (whole file)", reason
+        )
+        yield ArchiveBatch(messages_to_table([]), [row], rows_read=1, unreadable=reason)
+
+
+def skipped_files(path: str, fmt: str | None = None) -> list[str]:
+    """The files a directory or glob holds that no format claims (`.txt`, `.csv`, …): a
+    build lists them, so nothing is left out unseen. None when a format is named."""
+    if fmt is not None or paths.is_file(path):
+        return []
+    if GLOB_CHARS & set(path) and not paths.exists(path):
+        found = paths.glob(path)
+    elif paths.is_dir(path):
+        found = paths.list_files(path, recursive=True)
+    else:
+        return []
+    return [p for p in found if not _supported(p, fmt)]
 
 
 def _supported(path: str, fmt: str | None) -> bool:
     """Any file when the format is named, else one whose suffix a format claims."""
-    return fmt is not None or paths.suffix(path).lower() in SUPPORTED_SUFFIXES
+    return fmt is not None or paths.archive_suffix(path).lower() in SUPPORTED_SUFFIXES
 
 
 def archive_files(path: str, fmt: str | None = None) -> list[str]:
@@ -84,7 +124,7 @@ def _files(path: str, fmt: str | None) -> list[str]:
         return files
     if paths.is_file(path):
         if not _supported(path, fmt):
-            suffix = paths.suffix(path) or "(none)"
+            suffix = paths.archive_suffix(path) or "(none)"
             raise ArchiveError(
                 f"unsupported archive format {suffix} for {path} (expected {expected})"
             )
@@ -107,8 +147,14 @@ def input_sources(path: str, fmt: str | None = None) -> list[str]:
 
 
 def has_rows(path: str, fmt: str | None = None) -> bool:
-    """Whether the archive holds at least one row, valid or not (stops at the first one)."""
-    return any(batch.rows_read for batch in read_archive(path, batch_rows=1, fmt=fmt))
+    """Whether the archive holds at least one row, valid or not (stops at the first one); a
+    file that cannot be read counts (its read becomes one file-level quarantine row)."""
+    check_format_name(fmt)
+    for file in archive_files(path, fmt):
+        batches = whole_file_on_failure(_batches([file], 1, fmt), file, RowValidator())
+        if any(batch.rows_read for batch in batches):
+            return True
+    return False
 
 
 def _rows(files: list[str], batch_rows: int, fmt: str | None) -> Iterator[RowResult]:

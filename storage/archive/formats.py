@@ -16,6 +16,11 @@ from arborwiki.storage.archive.locomo import is_locomo, iter_locomo
 from arborwiki.storage.archive.parquet import iter_parquet
 from arborwiki.storage.archive.rows import ArchiveError, RowResult, RowValidator, load_json
 
+JSONL_SUFFIXES = frozenset(
+    plain + packed for plain in (".jsonl", ".ndjson") for packed in ("", *paths.COMPRESSIONS)
+)
+"""JSONL as written, or compressed (`.jsonl.gz`, `.jsonl.zst`: read as a stream)."""
+
 ReadRows = Callable[[str, RowValidator, int], Iterator[RowResult]]
 
 
@@ -30,7 +35,7 @@ class ArchiveFormat:
 FORMATS: dict[str, ArchiveFormat] = {
     f.name: f
     for f in (
-        ArchiveFormat("jsonl", frozenset({".jsonl", ".ndjson"}), lambda p, v, _: iter_jsonl(p, v)),
+        ArchiveFormat("jsonl", JSONL_SUFFIXES, lambda p, v, _: iter_jsonl(p, v)),
         ArchiveFormat("parquet", frozenset({".parquet"}), iter_parquet),
         ArchiveFormat(
             "locomo", frozenset({".json"}), lambda p, v, _: iter_locomo(p, v), sniff=is_locomo
@@ -56,7 +61,7 @@ SNIFF_BYTES = 4096
 
 
 def _head(path: str, size: int) -> bytes:
-    with paths.open_input(path) as handle:
+    with paths.open_archive(path) as handle:
         return handle.read(size)
 
 
@@ -86,7 +91,7 @@ def format_of(path: str, fmt: str | None = None) -> ArchiveFormat:
     check_format_name(fmt)
     if fmt is not None:
         return FORMATS[fmt]
-    suffix = paths.suffix(path).lower()
+    suffix = paths.archive_suffix(path).lower()
     claimants = [f for f in FORMATS.values() if suffix in f.suffixes]
     if len(claimants) == 1:
         return claimants[0]

@@ -41,8 +41,9 @@ def iter_jsonl(
     source = input_identity(path)
     name = paths.name(path)
     validator.start_file()
-    with paths.open_input(path) as handle:
-        handle.seek(start_byte)
+    with paths.open_archive(path) as handle:
+        if start_byte:  # a compressed stream is never cut (storage/increment.is_jsonl)
+            handle.seek(start_byte)
         lines = _Lines(_decoded(handle, start_byte, first_line, end_byte))
         for line_number, line, bad_utf8 in lines:
             location = f"{name}:{line_number}"
@@ -143,7 +144,7 @@ def starts_with_turn_index(path: str) -> bool:
     The build reads only such files in pieces: a row without one is numbered by counting
     its session's earlier rows in the file, which a piece cannot do for rows before it.
     """
-    with paths.open_input(path) as handle:
+    with paths.open_archive(path) as handle:
         for line in handle:
             if line.strip():
                 try:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arborwiki.cluster.nightly import run_nightly
-from arborwiki.cluster.runtime import driver_path, only_one_cluster
+from arborwiki.cluster.runtime import driver_path, named_cluster, the_cluster_here
 from arborwiki.core.config import RayConfig, load_config
 from arborwiki.core.errors import InputError
 from tests.conftest import EXAMPLES
@@ -27,11 +27,15 @@ def test_a_joined_cluster_gets_absolute_paths_from_the_driver(
     assert driver_path("store", local) == "store"  # a private Ray shares this directory
 
 
-def test_stop_without_an_address_refuses_between_several_clusters() -> None:
-    only_one_cluster(set())
-    only_one_cluster({"127.0.0.1:6379"})
+def test_auto_means_the_one_cluster_here_and_stop_needs_an_address() -> None:
+    assert the_cluster_here({"127.0.0.1:6379"}) == "127.0.0.1:6379"
     with pytest.raises(InputError, match=r"2 Ray clusters run on this machine .*ray\.address"):
-        only_one_cluster({"127.0.0.1:6379", "127.0.0.1:6380"})
+        the_cluster_here({"127.0.0.1:6379", "127.0.0.1:6380"})
+    with pytest.raises(InputError, match="no Ray cluster runs on this machine"):
+        the_cluster_here(set())
+    with pytest.raises(InputError, match=r"`arborwiki stop` acts on .*ray\.address=HOST:PORT"):
+        named_cluster(None, "stop")
+    assert named_cluster("auto", "stop") == "auto"
 
 
 def test_a_nightly_full_fallback_reports_what_it_built(ray_local: None, tmp_path: Path) -> None:

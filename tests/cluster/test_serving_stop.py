@@ -41,6 +41,7 @@ def test_stop_ends_http_and_every_replica(store: str) -> None:
             "ray.namespace=arborwiki-stop-tests",
             "ray.actor_name=stop-test-query",
             "ray.query_replicas=2",
+            "ray.address=auto",  # stop acts only on a cluster it is pointed at
         ]
     )
     port = free_port()

@@ -1,0 +1,87 @@
+"""What a caller may ask: the request models every way in validates (HTTP, MCP, Python API).
+
+Why bounds: an unbounded field is work or memory a caller can demand for free (`k=10^9`
+selects every trajectory, `budget_tokens=10^30` admits every message, a 2 MB question is
+tokenised and searched), and `k=true` is a bug in the caller, not a number. The maxima are
+the API's contract, stated once here and in the OpenAPI schema; none is a tuning knob:
+
+- `MAX_USER_ID` 1,024 characters: ids are names or UUIDs; nothing longer is an id.
+- `MAX_TEXT` 8,000 characters: a question, a live turn or a belief to look up is one
+  message; 8,000 characters is ~2,000 tokens, more than any single turn we have seen
+  (LoCoMo's longest turn is ~1,100 characters) and far under the time a search takes to
+  matter (a 2.4 MB question took 2.2 s).
+- `MAX_K` 200: selected trajectories (default 15; a question's candidates are a few dozen).
+- `MAX_BUDGET_TOKENS` 200,000: the evidence budget; the largest context window of the
+  models agents run today, so no real caller is refused, and a bound the service can hold.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+MAX_USER_ID = 1_024
+MAX_TEXT = 8_000
+MAX_K = 200
+MAX_BUDGET_TOKENS = 200_000
+
+
+def valid_unicode(text: str) -> str:
+    """Reject what UTF-8 cannot encode (an escaped lone surrogate such as "\\ud800")."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError("must be valid Unicode text (no lone surrogates)") from err
+    return text
+
+
+UserId = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_USER_ID, strict=True, description="memory owner"),
+    AfterValidator(valid_unicode),
+]
+Text = Annotated[
+    str, Field(min_length=1, max_length=MAX_TEXT, strict=True), AfterValidator(valid_unicode)
+]
+K = Annotated[
+    int | None,
+    Field(None, ge=1, le=MAX_K, strict=True, description="trajectories to select (None: query.k)"),
+]
+Budget = Annotated[
+    int | None,
+    Field(
+        None,
+        ge=1,
+        le=MAX_BUDGET_TOKENS,
+        strict=True,
+        description="evidence token budget (None: query.budget_tokens)",
+    ),
+]
+
+
+class Request(BaseModel):
+    """Strict: a number is a number (no `true`, no "5"), and no unknown fields."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class QueryRequest(Request):
+    user_id: UserId
+    question: Text
+    k: K = None
+    budget_tokens: Budget = None
+
+
+class LocalizeRequest(Request):
+    user_id: UserId
+    turn_text: Text
+
+
+class HistoryRequest(Request):
+    user_id: UserId
+    about: Text
+
+
+class PagesRequest(Request):
+    user_id: UserId
