@@ -9,6 +9,11 @@ threads, and prints p50/p95/p99 and the replicas' CPU per call (their processes'
 system time, Lance's threads included, read with psutil). In process it also times every
 user's first question (cold: the cache fills) and then `--inprocess` questions on warm users,
 with `time.process_time` per question. `--profile` runs cProfile over in-process queries.
+`--http 4 8 16 32` also starts the HTTP ingress (`arborwiki serve --http-port`'s, MCP
+mounted) over the last replica count and times `POST /query` from that many callers, each
+sending `--http-per-caller` questions on its own kept-alive connection with the bearer
+token (`benchmarks/http_load.py`): queries/s, p50/p95/p99 and every non-200 answer; then the
+largest caller count once more without the token (every answer must be a 401).
 
     python -m benchmarks.query_latency --users 500 --store /tmp/bench-store --write
 """
@@ -23,6 +28,8 @@ import os
 import platform
 import pstats
 import random
+import secrets
+import socket
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,13 +42,16 @@ import pyarrow.parquet as pq
 import ray
 
 from arborwiki.cluster.build import run_build
+from arborwiki.cluster.http_server import start_http, stop_http
 from arborwiki.cluster.local_service import open_service
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.schema import messages_to_table
+from arborwiki.mcp_server import served_memory_server
 from arborwiki.synthetic import generate_archive
+from benchmarks.http_load import http_load
 
 BUILD_NOTE = "_bench_build.txt"  # how long the build took, kept for reruns with --store
 RESULTS = Path(__file__).resolve().parent / "results" / "query_latency.md"
@@ -161,6 +171,46 @@ def measure(
     return rows
 
 
+HTTP_HEADER = (
+    "| route | replicas | concurrent callers | queries | queries/s | p50 ms | p95 ms | p99 ms "
+    "| non-200 | load (1 min) |"
+)
+
+
+def measure_http(
+    cfg: Config, users: list[str], replicas: int, callers: list[int], args: argparse.Namespace
+) -> list[str]:
+    """The HTTP ingress over the running replicas, loaded by each caller count in turn."""
+    port, token = free_port(), secrets.token_hex(32)
+    start_http(cfg, "127.0.0.1", port, mcp=served_memory_server, token=token)
+    url = ("127.0.0.1", port)
+    rows = []
+    try:
+        http_load(url, users, QUESTIONS, 4, 10, args.http_budget, token)  # warm
+        phases = [(n, token) for n in callers] + [(max(callers), None)]  # the last: no token
+        for n, sent in phases:
+            per_caller, budget = args.http_per_caller, args.http_budget
+            result = http_load(url, users, QUESTIONS, n, per_caller, budget, sent)
+            p50, p95, p99 = result.percentiles()
+            others = sorted((s, c) for s, c in result.statuses.items() if s != 200)
+            statuses = ", ".join(f"{c} × {s}" for s, c in others)
+            rate = f"{result.calls / result.seconds:.1f}"
+            route = "POST /query" if sent else "POST /query, no token"
+            cells = [route, replicas, n, result.calls, rate]
+            cells += [f"{p50:.1f}", f"{p95:.1f}", f"{p99:.1f}", statuses or "0"]
+            rows.append(row([*cells, load_now()]))
+            print(rows[-1], flush=True)
+    finally:
+        stop_http()
+    return rows
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def load_now() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
@@ -203,6 +253,11 @@ def main() -> None:
         "--inprocess", type=int, default=300, help="warm in-process questions (0: skip)"
     )
     parser.add_argument("--profile", type=int, default=0, help="cProfile this many queries")
+    parser.add_argument(
+        "--http", type=int, nargs="*", default=[], help="HTTP caller counts (none: no HTTP)"
+    )
+    parser.add_argument("--http-per-caller", type=int, default=50, help="queries per caller")
+    parser.add_argument("--http-budget", type=int, default=500, help="budget_tokens of each")
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS}")
     parser.add_argument(
@@ -227,6 +282,7 @@ def main() -> None:
         client = QueryClient.connect(cfg)
         warm(client, users)
         rows += measure(client, users, replicas, args.calls, args.concurrency)
+    http_rows = measure_http(cfg, users, max(args.replicas), args.http, args) if args.http else []
     table = "\n".join(
         [
             "| call | replicas | concurrent callers | calls | p50 ms | p95 ms | p99 ms "
@@ -243,18 +299,23 @@ def main() -> None:
             *local,
         ]
     )
+    http_table = "\n".join([HTTP_HEADER, "|---|---|---|---|---|---|---|---|---|---|", *http_rows])
     print(table)
     print(local_table)
+    if http_rows:
+        print(http_table)
     prof = profile(args.store, cfg, users, args.profile) if args.profile else ""
     if prof:
         print(prof)
     if args.write:
-        write_report(args, table, local_table, prof)
+        write_report(args, table, local_table, prof, http_table if http_rows else "")
     if args.replicas:
         ray.shutdown()
 
 
-def write_report(args: argparse.Namespace, table: str, local_table: str, prof: str) -> None:
+def write_report(
+    args: argparse.Namespace, table: str, local_table: str, prof: str, http_table: str = ""
+) -> None:
     note = args.store / BUILD_NOTE
     built = note.read_text().strip() if note.exists() else "unknown (store built elsewhere)"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -271,14 +332,22 @@ def write_report(args: argparse.Namespace, table: str, local_table: str, prof: s
         "",
         local_table,
         "",
+        *([http_table, ""] if http_table else []),
         "Command: `python -m benchmarks.query_latency "
         f"--store {args.store} --users {args.users} "
         f"--sessions {args.sessions} --turns {args.turns} "
         f"--calls {args.calls} --concurrency {args.concurrency}"
         f" --replicas {' '.join(str(r) for r in args.replicas)} --inprocess {args.inprocess}"
-        f"{''.join(' --set ' + s for s in args.set)}"
+        + (
+            f" --http {' '.join(str(n) for n in args.http)} --http-per-caller "
+            f"{args.http_per_caller} --http-budget {args.http_budget}"
+            if args.http
+            else ""
+        )
+        + f"{''.join(' --set ' + s for s in args.set)}"
         f"{' --profile ' + str(args.profile) if args.profile else ''} --write`  ",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, no GPU; "
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
+        f"{psutil.virtual_memory().total / 2**30:.0f} GiB, no GPU; "
         f"Python {platform.python_version()}; load average at the end (1, 5, 15 min): {load} "
         "(other jobs shared the machine when this was above the core count)",
     ]

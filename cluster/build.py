@@ -49,7 +49,7 @@ from arborwiki.cluster.scheduling import (
     StagedShards,
     Timeline,
     check_extract_package,
-    check_extract_resources,
+    check_stage_resources,
     embedding_actors,
     fused_shards,
 )
@@ -302,7 +302,7 @@ def staged_run(store_dir: str, cfg: Config) -> Iterator[tuple[str, LiveWork]]:
     live = LiveWork()
     try:
         start_ray(cfg.ray)  # before our SIGTERM handler: ray.init installs its own
-        check_extract_resources(cfg, local=cfg.ray.address is None)
+        check_stage_resources(cfg, local=cfg.ray.address is None)
         with _terminate_as_interrupt():
             yield staging, live
     finally:

@@ -169,19 +169,34 @@ def presented_token(authorization: str | None) -> str | None:
 
 
 class Guard:
-    """ASGI middleware: Host, Origin, token and body size, checked before any route runs.
+    """ASGI middleware: open requests, Host, Origin, token and body size, checked before any
+    route runs (beyond `limit()` open requests: 503).
 
     The rules come from `rules()` at each request: a Serve replica's constructor sets them
     after the app (and this middleware) was built. With none set, every request is refused
     (503): a replica never serves unguarded."""
 
-    def __init__(self, app: Asgi, rules: Callable[[], Access | None]) -> None:
-        self.app, self.rules = app, rules
+    def __init__(
+        self, app: Asgi, rules: Callable[[], Access | None], limit: Callable[[], int | None]
+    ) -> None:
+        self.app, self.rules, self.limit = app, rules, limit
+        self.open = 0  # requests being answered now (one event loop: no lock needed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        most = self.limit()
+        if most is not None and self.open >= most:
+            await respond(send, 503, f"busy: {most} requests open at once; try again")
+            return
+        self.open += 1
+        try:
+            await self.checked(scope, receive, send)
+        finally:
+            self.open -= 1
+
+    async def checked(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope.get("path", ""), headers)
         if refusal is not None:

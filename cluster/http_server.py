@@ -8,7 +8,7 @@ one process (answering only 401s: 153 against 1,150 requests/s), and its ingress
 requests at a time (Serve's default `max_ongoing_requests`) while the rest waited in the
 proxy's retry back-off: 32 callers got 9 q/s at p95 5 s. Here a request is parsed where it
 arrives and goes to the least-loaded query replica through a `QueryClient`, which batches
-what arrives together (`cluster/query_client.py`); uvicorn holds up to
+what arrives together (`cluster/query_client.py`); the ingress holds up to
 `ray.http_max_ongoing_requests` at once and answers 503 beyond. Like the query actors, the
 ingress is detached under `serve` and outlives the driver; `arborwiki stop` ends it.
 The ingress holds no memory of its own. Every error is a JSON body `{"error": "..."}`
@@ -48,6 +48,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import AfterValidator, BaseModel, Field
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from starlette.exceptions import HTTPException
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from arborwiki.cluster.http_access import Access, Guard
 from arborwiki.cluster.http_mcp import McpServerFor, mcp_lifespan, serve_mcp_here
@@ -84,7 +85,7 @@ app = FastAPI(
 
 
 _ingress: dict[str, Any] = {}  # this process's ingress: its access rules and QueryClient
-app.add_middleware(Guard, rules=lambda: _ingress.get("access"))
+app.add_middleware(Guard, rules=lambda: _ingress.get("access"), limit=lambda: _ingress.get("limit"))
 
 TextParam = Annotated[str, Query(min_length=1, max_length=MAX_TEXT), AfterValidator(valid_unicode)]
 UserParam = Annotated[
@@ -199,6 +200,18 @@ async def health() -> Any:
     return {"status": "ok", "replicas": len(replies)}
 
 
+class JsonRefusals(HttpToolsProtocol):
+    """uvicorn's HTTP parser, whose own refusal (a request it cannot parse, such as a request
+    line of 100 KB) is a JSON body like every other error, not plain text."""
+
+    def send_400_response(self, msg: str) -> None:
+        body = json.dumps({"error": f"malformed HTTP request: {msg}"}).encode("ascii")
+        head = b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+        head += b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body)
+        self.transport.write(head + body)
+        self.transport.close()
+
+
 class HttpIngress:
     """The app under uvicorn in a thread of this actor; the actor's own methods say when it
     listens and stop it."""
@@ -213,13 +226,16 @@ class HttpIngress:
         mcp: McpServerFor | None = None,
     ) -> None:
         client = QueryClient(replicas)
-        _ingress.update(access=access, client=client)
+        _ingress.update(access=access, client=client, limit=limit)
+        # The MCP SDK logs each session's start and end at INFO; Ray forwards an actor's
+        # log to the driver's stderr, where it would break into a CLI's one-line errors.
+        logging.getLogger("mcp").setLevel(logging.WARNING)
         serve_mcp_here(client, mcp)
         config = uvicorn.Config(
             app,
             host=host,
             port=port,
-            limit_concurrency=limit,
+            http=JsonRefusals,
             access_log=False,
             log_level="warning",
             lifespan="on",  # the /mcp route and its session manager (cluster/http_mcp.py)
@@ -291,8 +307,9 @@ def stop_http(cfg: Config | None = None) -> bool:
     whether one was running."""
     if cfg is None:
         found = [_STARTED.pop(name) for name in list(_STARTED)]
+    elif ingress_name(cfg) in _STARTED:  # its handle: dropping the last one ends the actor
+        found = [_STARTED.pop(ingress_name(cfg))]
     else:
-        _STARTED.pop(ingress_name(cfg), None)
         try:
             found = [(ray.get_actor(ingress_name(cfg), namespace=cfg.ray.namespace), "")]
         except ValueError:

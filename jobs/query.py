@@ -27,9 +27,10 @@ def ask(
     if local:
         from arborwiki.cluster.local_service import local_answerer, open_service
 
+        answerer = local_answerer(cfg) if answer else None  # a missing LLM fails first
         service = open_service(store, cfg)
-        if answer:
-            answered = local_answerer(cfg).answer(service, user_id, question, k, budget_tokens)
+        if answerer is not None:
+            answered = answerer.answer(service, user_id, question, k, budget_tokens)
             return answered.model_dump(mode="json")
         return service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
 

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from arborwiki.cluster.build import WORK, run_build
 from arborwiki.core.config import Config, load_config
+from arborwiki.core.errors import InputError
 from arborwiki.jobs.cli import app
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
@@ -160,14 +161,15 @@ def test_a_run_whose_only_change_is_a_bad_row_commits(ray_local: None, tmp_path:
 
 
 def test_staging_is_removed_when_the_build_fails(ray_local: None, tmp_path: Path) -> None:
-    bad = tmp_path / "not_locomo.json"
-    bad.write_text('{"hello": "world"}')
+    """The run fails after its staging was made (an embedding GPU this cluster lacks: one
+    line in seconds, not a wait forever for the actor); staging goes, a dead run's too."""
     store = tmp_path / "store"
     dead = store / WORK / "partition" / "left-by-a-killed-driver"
     dead.mkdir(parents=True)
     (dead / "driver.pid").write_text("999999999")
-    with pytest.raises(Exception, match="LoCoMo|locomo|conversation"):
-        run_build(str(bad), str(store), load_config(overrides=["ray.num_shards=2"]))
+    cfg = load_config(overrides=["ray.num_shards=2", "embed.num_gpus=1", "embed.actors=2"])
+    with pytest.raises(InputError, match=r"asks for 2 GPU\(s\) and this Ray cluster has 0"):
+        run_build(str(ARCHIVE), str(store), cfg)
     assert not staging_left(store)
 
 

@@ -108,8 +108,9 @@ def test_a_missing_vllm_is_one_line_and_starts_nothing(tmp_path: Path) -> None:
 
 
 @NO_VLLM
-def test_query_answer_without_vllm_is_one_line(sample_store: Path) -> None:
-    result = run(app, ["query", "--local", "--answer", "--store", str(sample_store), "--user",
+def test_query_answer_without_vllm_is_one_line(tmp_path: Path) -> None:
+    """Checked before the store is opened (no store here at all)."""
+    result = run(app, ["query", "--local", "--answer", "--store", str(tmp_path), "--user",
                        "bob", "Which book?", "--set", "answer.backend=vllm"])  # fmt: skip
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     (line,) = result.stderr.strip().splitlines()
