@@ -361,15 +361,17 @@ class QueryConfig(Section):
     vector_full_weight_tokens: int = Field(
         60,
         ge=0,
-        description="fused hits: messages up to this mean length (tokens) get the full vector "
-        "weight, longer ones proportionally less (0: always full)",
+        description="static embedder: fused hits of messages up to this mean length (tokens) "
+        "give the vector ranking its full weight, longer ones proportionally less (0: always "
+        "full); a sentence embedder's vectors do not blur with length and keep it",
     )
     vector_full_weight_slots: int = Field(
         30,
         ge=0,
-        description="evidence order: the vector ranking gets its full weight when the budget "
-        "holds this many messages (of the hits' mean length), proportionally less below "
-        "(0: the same weight at every budget). 30: fit on the dev sets, see docs/evaluation.md",
+        description="static embedder, evidence order: the vector ranking gets its full weight "
+        "when the budget holds this many messages (of the hits' mean length), proportionally "
+        "less below (0: the same weight at every budget). 30: fit on the dev sets, see "
+        "docs/evaluation.md",
     )
     chunk_vectors_min_tokens: int = Field(
         100,
@@ -384,6 +386,13 @@ class QueryConfig(Section):
     )
     fuse_hit_modes: bool = Field(
         True, description="rank message hits by our weighted RRF of text and vector searches"
+    )
+    list_floor: int = Field(
+        2,
+        ge=0,
+        description="with a sentence embedder: the message hits are led by the full-text and "
+        "the vector ranking's top this many, in turn (core/query/fusion.py `fuse_with_floor`); "
+        "2: chosen among 0–3 on three dev sets, benchmarks/results/fusion_loso.md",
     )
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"

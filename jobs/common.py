@@ -48,9 +48,24 @@ def one_line_errors(func: F) -> F:
         except KeyError as exc:  # str() of a KeyError is the repr of its key: unquote it
             _fail(str(exc.args[0]) if exc.args else "missing key")
         except (InputError, FileNotFoundError, ValueError, RuntimeError) as exc:
-            _fail(str(exc))
+            cause = remote_cause(exc)
+            if cause is None:
+                _fail(str(exc))
+            if isinstance(cause, (InputError, FileNotFoundError, ValueError)):
+                _fail(str(cause))
+            raise  # a bug in a Ray task: its traceback, not the first line of Ray's wrapper
 
     return wrapper  # type: ignore[return-value]
+
+
+def remote_cause(exc: BaseException) -> BaseException | None:
+    """What a Ray task raised, under Ray's wrapper (a RayTaskError subclasses the cause's
+    type, so it lands here, but its text is a multi-line traceback); None when `exc` did not
+    come from a task."""
+    cause = getattr(exc, "cause", None)
+    while isinstance(getattr(cause, "cause", None), BaseException):
+        cause = cause.cause  # type: ignore[union-attr]
+    return cause if isinstance(cause, BaseException) else None
 
 
 def check_text_arguments(arguments: dict[str, Any]) -> None:

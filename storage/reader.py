@@ -299,6 +299,9 @@ class LanceMemoryReader:
             speakers,
         )
 
+    def lexical_reach(self, user_id: str, text: str) -> float:
+        return self._searchable_messages(user_id).index.lexical_reach(text)
+
     def speaker_names(self, user_id: str) -> frozenset[str]:
         found = self._searchable_messages(user_id).speakers
         return found.names if found is not None else frozenset()

@@ -27,6 +27,20 @@ def fuse_hits(
     return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
 
 
+def fuse_with_floor(
+    lists: list[tuple[float, list[MessageRef]]], floor: int, rrf_k: int, limit: int | None = None
+) -> list[Hit[MessageRef]]:
+    """`fuse_hits`, led by every weighted list's top `floor`, taken in turn (the first list's
+    best, the second's best, …, then each one's second). Fusion lets a list that agrees with
+    itself less than the other lose even its best hit; a floor keeps each ranking's surest
+    answers in whatever the weights (question by question, `lexical_reach`) make of the
+    rest."""
+    fused = fuse_hits(lists, rrf_k, limit)
+    ranked = [refs for weight, refs in lists if weight > 0]
+    tops = [refs[i] for i in range(floor) for refs in ranked if i < len(refs)]
+    return lead_with(tops, fused) if tops else fused
+
+
 def lead_with(lead: list[MessageRef], hits: list[Hit[MessageRef]]) -> list[Hit[MessageRef]]:
     """`hits` ranked again with the `lead` messages first, in their order, and the rest after
     in theirs. Fusion sums agreement: a message two routed lists also name outranks the one

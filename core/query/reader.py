@@ -80,6 +80,11 @@ class MemoryReader(Protocol):
         those speakers speak in (core/query/speakers.py)."""
         ...
 
+    def lexical_reach(self, user_id: str, text: str) -> float:
+        """The largest share of `text`'s term weight one of the user's messages holds
+        (core/query/user_search.py `UserSearch.lexical_reach`)."""
+        ...
+
     def speaker_names(self, user_id: str) -> frozenset[str]:
         """The words of the names of everyone who speaks in the user's archive."""
         ...

@@ -28,7 +28,7 @@ from arborwiki.core.query.chunks import chunk_ranking
 from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.evidence import Budget, expand_evidence
 from arborwiki.core.query.facts import ranked_facts
-from arborwiki.core.query.fusion import fuse_hits, lead_with
+from arborwiki.core.query.fusion import fuse_hits, fuse_with_floor, lead_with
 from arborwiki.core.query.history import history_result, source_ids
 from arborwiki.core.query.localize import (
     ForestCache,
@@ -193,9 +193,15 @@ class QueryService:
         self, user_id: str, question: str, vector: list[float], speakers: Sequence[str] = ()
     ) -> tuple[list[Hit[MessageRef]], list[tuple[float, list[MessageRef]]]]:
         """The store's hybrid search, or (fuse_hit_modes) our weighted RRF of its text and
-        vector searches: on archives of long messages one static vector per message blurs and
-        full text carries more of the signal. Also returns the weighted lists fused. Named
-        speakers leave the full-text query and limit both searches to their sessions."""
+        vector searches. Which one to trust depends on the vectors and on the question.
+        Static vectors: one per message blurs over long messages, so the vector ranking weighs
+        less there (and at small budgets), full text carries more of the signal. A sentence
+        embedder's vectors do not blur; there the question decides: full text weighs its
+        lexical reach (the largest share of the question's IDF weight one message holds) —
+        asked in the archive's words it keeps its weight, paraphrased ("how should you format
+        answers for me?" for "please always use bullet points") it gives way to the vectors —
+        and each ranking's top `list_floor` lead. Also returns the weighted lists fused.
+        Named speakers leave the full-text query and limit both searches to their sessions."""
         qc = self.cfg.query
         words = without_names(question, speakers) if speakers else question
         n = qc.message_hits
@@ -206,12 +212,15 @@ class QueryService:
         dense = search(user_id, question, vector, n, "vector", speakers=speakers)
         texts = [h.record for h in text]
         refs = texts + [h.record for h in dense]
-        w_vector = qc.w_vector_hits
+        w_text, w_vector = qc.w_text_hits, qc.w_vector_hits
+        static = self.embedder.static
+        if not static:  # a question in other words than the archive's leans on the vectors
+            w_text *= self.reader.lexical_reach(user_id, words)
         rule = self.cfg.tokens
         mean = sum(r.tokens(rule) for r in refs) / max(len(refs), 1)
-        if qc.vector_full_weight_tokens and refs:
+        if qc.vector_full_weight_tokens and refs and static:
             w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
-        lists = [(qc.w_text_hits, texts), (w_vector, [h.record for h in dense])]
+        lists = [(w_text, texts), (w_vector, [h.record for h in dense])]
         # Best-sentence vectors mend a static embedder's blur over long messages. Through a
         # transformer they would cost seconds a question (≈ 100 hits × their sentences) for
         # vectors that do not blur that way: skipped there.
@@ -221,7 +230,7 @@ class QueryService:
             lists.append(
                 (qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
             )
-        return fuse_hits(lists, qc.rrf_k, qc.message_hits), lists
+        return fuse_with_floor(lists, self._floor(), qc.rrf_k, qc.message_hits), lists
 
     def _routed_lists(
         self,
@@ -281,13 +290,13 @@ class QueryService:
         qc = self.cfg.query
         slots = self._slots(route, budget_tokens)
         hits = route.hits
-        if qc.vector_full_weight_slots and len(route.hit_lists) >= 2:
+        if qc.vector_full_weight_slots and len(route.hit_lists) >= 2 and self.embedder.static:
             # Few slots: the sharper ranking (full text) decides; many: the vectors join.
             (w_text, texts), *vectors = route.hit_lists
             v_scale = min(1.0, slots / qc.vector_full_weight_slots)
             if v_scale < 1.0:  # at 1.0 the lists are route.hits' own: the same fusion
                 lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
-                hits = fuse_hits(lists, qc.rrf_k, qc.message_hits)
+                hits = fuse_with_floor(lists, self._floor(), qc.rrf_k, qc.message_hits)
         if route.dated and qc.w_dated:
             # A named day or month is the question's own constraint: its ranking joins the
             # global one at every budget, not scaled away like the structure's lists.
@@ -301,6 +310,12 @@ class QueryService:
         ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
         lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
         return lead_with(ranked[: qc.global_lead], fuse_hits(lists, qc.rrf_k))
+
+    def _floor(self) -> int:
+        """Each ranking's top `list_floor` lead the hits, with a sentence embedder; a static
+        vector's best hit over long messages is too often a blur to lead with (LoCoMo dev
+        static: −2.0 points at 1K with the floor and reach weighting, pool a −4.7)."""
+        return 0 if self.embedder.static else self.cfg.query.list_floor
 
     def _slots(self, route: Route, budget_tokens: int) -> float:
         """How many messages of the top hits' mean length the budget holds."""

@@ -92,6 +92,27 @@ class UserSearch:
             matched &= allowed
         return _best(np.flatnonzero(matched), scores, limit)
 
+    def lexical_reach(self, query: str) -> float:
+        """The largest share of `query`'s term weight that one row holds: each distinct
+        query term weighs its IDF over these rows (Lucene's, as BM25 scores with; a term no
+        row holds weighs the most), a row holds the terms it contains. Near 1: some message
+        says what the question says, in its words, and full text can find it; near 0: the
+        question is put in other words than the archive's, which only vectors can match."""
+        terms = list(dict.fromkeys(analyze(query)))
+        if not terms or not self.size:
+            return 0.0
+        vocabulary = self._bm25.vocab_dict if self._has_terms else {}
+        indptr, indices = (self._bm25.scores[k] for k in ("indptr", "indices"))
+        held = np.zeros(self.size, dtype=np.float64)
+        total = 0.0
+        for term in terms:
+            tid = vocabulary.get(term)
+            docs = indices[indptr[tid] : indptr[tid + 1]] if tid is not None else indices[:0]
+            weight = float(np.log1p((self.size - docs.size + 0.5) / (docs.size + 0.5)))
+            total += weight
+            held[docs] += weight
+        return float(held.max() / total)
+
     def vector(
         self, query: Sequence[float], limit: int, allowed: np.ndarray | None = None
     ) -> list[Scored]:

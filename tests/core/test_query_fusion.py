@@ -7,9 +7,10 @@ from datetime import UTC, datetime
 import pytest
 
 from arborwiki.core.config import Config
+from arborwiki.core.embedding import StaticEmbedder
 from arborwiki.core.evaluation.long_archive import long_owner
 from arborwiki.core.query.citations import claim_citations, page_citations
-from arborwiki.core.query.fusion import fuse_hits
+from arborwiki.core.query.fusion import fuse_hits, fuse_with_floor
 from arborwiki.core.query.questions import analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import Candidate, Scored
@@ -35,6 +36,22 @@ def test_weighted_rrf_adds_evidence_and_keeps_ties_with_the_first_list() -> None
     weak = fuse_hits([(1.0, [a, b]), (0.1, [c, b])], rrf_k=1)
     assert [h.record.message.message_id for h in weak] == ["a", "b", "c"]
     assert weak[2].score == pytest.approx(0.1)
+
+
+def test_each_list_keeps_its_top_as_a_floor() -> None:
+    """A heavy text list would outvote the vector list's best hit; the floor leads with each
+    weighted list's top n in turn, then the fusion's order (n = 0: the fusion alone)."""
+    a, b, c, d, e = (_ref(m) for m in "abcde")
+    lists = [(3.0, [a, b, c, d]), (1.0, [e, d, c])]
+    ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
+    # rrf_k 1: a 3/1, b 3/2, c 3/3 + 1/3, d 3/4 + 1/2, e 1/1 → a 3, b 1.5, c 1.33, d 1.25, e 1
+    assert ids(fuse_with_floor(lists, 0, rrf_k=1)) == ["a", "b", "c", "d", "e"]
+    assert ids(fuse_with_floor(lists, 1, rrf_k=1)) == ["a", "e", "b", "c", "d"]
+    assert ids(fuse_with_floor(lists, 2, rrf_k=1)) == ["a", "e", "b", "d", "c"]
+    hits = fuse_with_floor(lists, 1, rrf_k=1)
+    assert [h.rank for h in hits] == [0, 1, 2, 3, 4] and hits[1].score == pytest.approx(1.0)
+    # A list weighted 0 gets no floor: it does not count.
+    assert ids(fuse_with_floor([(1.0, [a, b]), (0.0, [e])], 1, rrf_k=1)) == ["a", "b", "e"]
 
 
 def _page(rank: int, markdown: str) -> Hit[WikiPage]:
@@ -118,9 +135,11 @@ def _route(hits: list[MessageRef], texts: list[MessageRef], dense: list[MessageR
 
 
 def _service(**query: object) -> QueryService:
+    """No store: these tests route by hand. The bundled static embedder (its vector weight
+    follows the budget; a sentence embedder's does not: tests/test_query_vector_trust.py)."""
     cfg = Config()
     cfg.query = cfg.query.model_copy(update={"routed_full_weight_slots": 0, **query})
-    return QueryService(reader=None, embedder=None, cfg=cfg)  # type: ignore[arg-type]
+    return QueryService(reader=None, embedder=StaticEmbedder(), cfg=cfg)  # type: ignore[arg-type]
 
 
 def test_vector_weight_follows_the_slots_the_budget_holds() -> None:

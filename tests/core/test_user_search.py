@@ -55,6 +55,23 @@ def test_bm25_scores_by_hand() -> None:
     assert [h.row for h in _search().text("dog", limit=1)] == [1]
 
 
+def test_lexical_reach_by_hand() -> None:
+    """The largest share of the question's IDF weight one row holds."""
+    dog = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5))  # in rows 0 and 1
+    cat = math.log(1 + (3 - 1 + 0.5) / (1 + 0.5))  # in row 1
+    park = cat  # in row 0
+    zebra = math.log(1 + (3 - 0 + 0.5) / (0 + 0.5))  # in no row: the heaviest
+    search = _search()
+    assert search.lexical_reach("the dog and the cat") == pytest.approx(1.0)  # row 1 holds both
+    assert search.lexical_reach("dog park cat") == pytest.approx(
+        max(dog + park, dog + cat) / (dog + park + cat)
+    )
+    assert search.lexical_reach("a cat or a zebra") == pytest.approx(cat / (cat + zebra))
+    assert search.lexical_reach("zebra") == 0.0
+    assert search.lexical_reach("the and of") == 0.0  # no term at all
+    assert _search([], np.zeros((0, 2), dtype=np.float32)).lexical_reach("dog") == 0.0
+
+
 def test_vector_distances_by_hand() -> None:
     got = _search().vector([1.0, 0.2], limit=3)
     # squared L2: row0 0.04, row2 0.64, row1 1.64

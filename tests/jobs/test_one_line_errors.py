@@ -33,3 +33,28 @@ def test_the_error_line_is_the_message(
         command()
     assert exit_info.value.exit_code == 2
     assert capsys.readouterr().err == f"error: {line}\n"
+
+
+def _raises(error: Exception) -> None:
+    raise error
+
+
+def test_bad_input_raised_in_a_ray_task_is_its_own_line_and_a_bug_keeps_its_traceback(
+    ray_local: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ray wraps what a task raises in a RayTaskError that subclasses its type and whose text
+    is a traceback: the line is the cause's message, and a bug is not cut to one line."""
+    import ray
+
+    task = ray.remote(_raises)
+
+    @one_line_errors
+    def command(error: Exception) -> None:
+        ray.get(task.remote(error))
+
+    with pytest.raises(typer.Exit):
+        command(ValueError("row 7 has no user_id"))
+    assert capsys.readouterr().err == "error: row 7 has no user_id\n"
+    with pytest.raises(RuntimeError) as raised:
+        command(RuntimeError("a bug in commit"))
+    assert "a bug in commit" in str(raised.value)  # the whole traceback, raised again
