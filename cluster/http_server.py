@@ -65,7 +65,9 @@ from arborwiki.core.query.requests import (
 from arborwiki.core.query.result import HistoryResult, LocalizeResult, PagesResult, QueryResult
 
 HTTP_SUFFIX = "-http"  # the ingress actor: `ray.actor_name` + this, in `ray.namespace`
-STARTUP_SECONDS = 30.0  # uvicorn binds its socket within this, or the start fails
+# A new actor process imports the app (fastapi, uvicorn, the MCP SDK: seconds) before uvicorn
+# binds; on 2 loaded cores that took over 30 s. A taken port fails at once (`ready`).
+STARTUP_SECONDS = 120.0
 log = logging.getLogger(__name__)
 
 
