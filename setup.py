@@ -1,17 +1,13 @@
-"""Install the top-level folders (core, backends, storage, cluster, jobs, synthetic) as
-`arborwiki.*` (synthetic: the seeded test/benchmark archives, kept out of core).
+"""Install `arborwiki` with its layers (core, backends, storage, cluster, jobs, synthetic).
 
-The repository keeps the layout the architecture asks for; the installed distribution
-exposes one import name, `arborwiki`, so it never squats on `core` or `jobs`.
+The layers stay top-level folders, as the architecture asks; `arborwiki/<layer>` is a
+relative symlink to each, so the one import name `arborwiki.*` resolves on the filesystem:
+for an editor or a type checker (no import hook to follow), from a bare checkout
+(`python -c "import arborwiki.core.config"` at the repository root, given the
+dependencies), and in the wheel, where setuptools copies the files the links point to. The
+distribution never squats on `core` or `jobs`.
 """
 
 from setuptools import find_packages, setup
 
-LAYERS = ("core", "backends", "storage", "cluster", "jobs", "synthetic")
-
-setup(
-    packages=["arborwiki"]
-    + [f"arborwiki.{layer}" for layer in LAYERS]
-    + [f"arborwiki.{layer}.{sub}" for layer in LAYERS for sub in find_packages(layer)],
-    package_dir={"arborwiki": "arborwiki", **{f"arborwiki.{layer}": layer for layer in LAYERS}},
-)
+setup(packages=find_packages(include=["arborwiki", "arborwiki.*"]))

@@ -1,7 +1,8 @@
 """arborwiki: conversation archives compiled into per-user long-term memory.
 
 The code lives in the repository's top-level folders (core/, backends/, storage/,
-cluster/, jobs/); setup.py installs each as a subpackage of this one.
+cluster/, jobs/, synthetic/); each is a subpackage of this one through a relative link
+(`arborwiki/core` → `../core`), so imports resolve on the filesystem (setup.py).
 
 The public API (`arborwiki.open_store`, `arborwiki/api.py`) and the response models are
 loaded on first use, so `import arborwiki` stays light (no Lance, no Ray, no numpy).

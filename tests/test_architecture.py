@@ -20,7 +20,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-FOLDERS = {  # folder of the repository → its layer (setup.py installs each as arborwiki.*)
+FOLDERS = {  # folder of the repository → its layer (arborwiki/<folder> links to each)
     "core": "core",
     "backends": "backends",
     "storage": "storage",
@@ -209,6 +209,7 @@ def tree(tmp_path: Path) -> Path:
         shutil.copytree(
             REPO / folder,
             tmp_path / folder,
+            symlinks=True,  # arborwiki/<layer> stay links to the copied layers
             ignore=lambda d, names: [
                 n for n in names if n == "__pycache__" or "." in n and not n.endswith(".py")
             ],

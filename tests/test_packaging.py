@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -63,3 +64,52 @@ def test_wheel_installs_only_the_arborwiki_namespace(tmp_path: Path) -> None:
     assert {r.split("/")[0] for r in record if r not in scripts} == {"arborwiki", info.name}
     assert "arborwiki = arborwiki.jobs.cli:app" in (info / "entry_points.txt").read_text()
     assert [p.name for p in (target / "bin").iterdir()] == ["arborwiki"]
+
+
+def _arborwiki_imports(path: Path) -> list[str]:
+    """The `arborwiki.*` modules a file imports (for `from M import n`: M)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] == "arborwiki"]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found += [node.module] if node.module.split(".")[0] == "arborwiki" else []
+    return found
+
+
+def _on_disk(module: str) -> bool:
+    """Where an editor or a type checker looks for `module`: the checkout's files."""
+    base = REPO.joinpath(*module.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def test_every_arborwiki_import_resolves_on_the_filesystem() -> None:
+    """No import hook between a name and its file (issue 47): `arborwiki/<layer>` is a link
+    to the layer's folder, so pyright, mypy and jedi find every module as Python would."""
+    sources = [
+        p
+        for folder in (*LAYERS, "arborwiki", "tests", "benchmarks", "scripts")
+        for p in (REPO / folder).rglob("*.py")
+    ]
+    imports = {(p, m) for p in sources for m in _arborwiki_imports(p)}
+    assert len(imports) > 500  # the check sees the code base, not an empty list
+    missing = sorted(f"{p.relative_to(REPO)}: {m}" for p, m in imports if not _on_disk(m))
+    assert missing == []
+    for layer in LAYERS:
+        assert (REPO / "arborwiki" / layer).resolve() == REPO / layer
+
+
+def test_a_bare_checkout_imports_without_the_install() -> None:
+    """From the repository root, with the dependencies on the path but no `.pth` file read
+    (`-S`: the editable install's finder never runs), the layers import from the checkout."""
+    site_packages = [p for p in sys.path if p.endswith("site-packages")]
+    code = (
+        "import sys; sys.path[1:1] = " + repr(site_packages) + "\n"
+        "import arborwiki.core.config, arborwiki.cluster.build\n"
+        "print(arborwiki.core.config.__file__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(REPO / "arborwiki" / "core" / "config.py")
