@@ -99,9 +99,9 @@ class UserSearch:
         says what the question says, in its words, and full text can find it; near 0: the
         question is put in other words than the archive's, which only vectors can match."""
         terms = list(dict.fromkeys(analyze(query)))
-        if not terms or not self.size:
+        if not terms or not self._has_terms:  # no row holds a term (or there is no row)
             return 0.0
-        vocabulary = self._bm25.vocab_dict if self._has_terms else {}
+        vocabulary = self._bm25.vocab_dict
         indptr, indices = (self._bm25.scores[k] for k in ("indptr", "indices"))
         held = np.zeros(self.size, dtype=np.float64)
         total = 0.0

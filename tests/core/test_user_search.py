@@ -70,6 +70,8 @@ def test_lexical_reach_by_hand() -> None:
     assert search.lexical_reach("zebra") == 0.0
     assert search.lexical_reach("the and of") == 0.0  # no term at all
     assert _search([], np.zeros((0, 2), dtype=np.float32)).lexical_reach("dog") == 0.0
+    termless = _search(["the and of", "it is"], VECTORS[:2])  # rows with no term at all
+    assert termless.lexical_reach("dog park") == 0.0
 
 
 def test_vector_distances_by_hand() -> None:
