@@ -296,7 +296,7 @@ class QueryService:
             v_scale = min(1.0, slots / qc.vector_full_weight_slots)
             if v_scale < 1.0:  # at 1.0 the lists are route.hits' own: the same fusion
                 lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
-                hits = fuse_with_floor(lists, self._floor(), qc.rrf_k, qc.message_hits)
+                hits = fuse_hits(lists, qc.rrf_k, qc.message_hits)  # static: no floor
         if route.dated and qc.w_dated:
             # A named day or month is the question's own constraint: its ranking joins the
             # global one at every budget, not scaled away like the structure's lists.
