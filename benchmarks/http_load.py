@@ -16,28 +16,17 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
 
 @dataclass
 class LoadResult:
     callers: int
     seconds: float
-    latencies: list[float] = field(default_factory=list)
-    statuses: Counter[int] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)  # seconds per call
+    statuses: Counter[int] = field(default_factory=Counter)  # a refused connection: 0
 
     @property
     def calls(self) -> int:
         return sum(self.statuses.values())
-
-    @property
-    def errors(self) -> int:
-        """Calls that did not answer 200 (a refused connection counts as status 0)."""
-        return self.calls - self.statuses[200]
-
-    def percentiles(self) -> tuple[float, float, float]:
-        ms = np.asarray(self.latencies) * 1000.0
-        return tuple(float(np.percentile(ms, p)) for p in (50, 95, 99))  # type: ignore[return-value]
 
 
 def _caller(

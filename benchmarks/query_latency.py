@@ -191,7 +191,7 @@ def measure_http(
         for n, sent in phases:
             per_caller, budget = args.http_per_caller, args.http_budget
             result = http_load(url, users, QUESTIONS, n, per_caller, budget, sent)
-            p50, p95, p99 = result.percentiles()
+            p50, p95, p99 = percentiles(result.latencies)
             others = sorted((s, c) for s, c in result.statuses.items() if s != 200)
             statuses = ", ".join(f"{c} × {s}" for s, c in others)
             rate = f"{result.calls / result.seconds:.1f}"
