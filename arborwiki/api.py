@@ -9,6 +9,7 @@ calls go to the query actors `arborwiki serve` started there, which must serve t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -17,12 +18,17 @@ from pydantic import BaseModel
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.query.pages import find_page
 from arborwiki.core.query.requests import (
+    AddRequest,
+    ForgetRequest,
     HistoryRequest,
     LocalizeRequest,
+    NewMessage,
     PagesRequest,
     QueryRequest,
 )
 from arborwiki.core.query.result import (
+    AddResult,
+    ForgetResult,
     HistoryResult,
     LocalizeResult,
     MemoryPage,
@@ -40,7 +46,8 @@ class Backend(Protocol):
 
 
 class MemoryStore:
-    """One store's memory, read one user at a time: a call never sees another user's rows."""
+    """One store's memory, read and written one user at a time: a call never sees or
+    changes another user's rows."""
 
     def __init__(self, backend: Backend, location: str) -> None:
         self._backend = backend
@@ -68,6 +75,25 @@ class MemoryStore:
         asked = QueryRequest(user_id=user_id, question=question, k=k, budget_tokens=budget_tokens)
         return self._call(QueryResult, "query", *asked.model_dump().values())
 
+    def add(self, user_id: str, messages: Sequence[dict[str, Any] | NewMessage]) -> AddResult:
+        """Write turns to the user's memory now (an online add, cluster/online.py): stored
+        durably, placed in the user's forest, claims extracted, pages recompiled; the next
+        call of this store sees them. Each message needs `text`; `message_id` makes a
+        retried add a no-op (the store keeps the first copy); `role`, `speaker`,
+        `timestamp` (ISO 8601; default: now), `conversation_id`, `session_id`,
+        `turn_index` are the archive's row fields. A bad message, or a forgotten user or
+        message, raises ValueError and stores nothing."""
+        rows = [m if isinstance(m, NewMessage) else _as_row(m) for m in messages]
+        asked = AddRequest(user_id=user_id, messages=rows)  # type: ignore[arg-type]
+        return self._call(AddResult, "add", user_id, asked.rows())
+
+    def forget(self, user_id: str, message_ids: Sequence[str] = ()) -> ForgetResult:
+        """Forget the user (no ids) or those of their messages, from every table, version
+        and the online inbox, with a tombstone so no later build or add brings them back
+        (`arborwiki forget`)."""
+        asked = ForgetRequest(user_id=user_id, message_ids=list(message_ids))
+        return self._call(ForgetResult, "forget", user_id, asked.message_ids)
+
     def localize(self, user_id: str, turn: str) -> LocalizeResult:
         """Which stored state the agent's current turn continues, and its branch context."""
         LocalizeRequest(user_id=user_id, turn_text=turn)
@@ -87,6 +113,12 @@ class MemoryStore:
         """One page by id or title (case-insensitive); None: the index page. KeyError when
         the user has no such page."""
         return find_page(self.pages(user_id), page)
+
+
+def _as_row(message: dict[str, Any]) -> dict[str, Any]:
+    """A Python caller's row: a datetime timestamp is sent as ISO 8601 text."""
+    stamp = message.get("timestamp")
+    return message | {"timestamp": stamp.isoformat()} if isinstance(stamp, datetime) else message
 
 
 def open_store(

@@ -37,6 +37,7 @@ from typing import Any
 import ray
 
 from arborwiki.cluster.forget import sweep
+from arborwiki.cluster.online import fold_online
 from arborwiki.cluster.runtime import (
     LOCAL_ADDRESSES,
     driver_path,
@@ -56,6 +57,7 @@ from arborwiki.cluster.scheduling import (
 from arborwiki.cluster.sharding import (
     FilePartition,
     Partition,
+    add_table_part,
     discard_outputs,
     merge_partitions,
     partition_file,
@@ -86,6 +88,8 @@ from arborwiki.storage.archive import (
 )
 from arborwiki.storage.increment import FileMark, Pieces, is_jsonl, mark_file
 from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.online import SOURCE as ONLINE_SOURCE
+from arborwiki.storage.online import Inbox, writer_lock
 from arborwiki.storage.tables import USER_TABLES
 from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
@@ -154,6 +158,9 @@ class BuildSummary:
     failures: list[dict[str, Any]] = field(default_factory=list)
     forgotten_again: list[str] = field(default_factory=list)
     """Users whose tombstoned rows the store still held and this run forgot again."""
+    online_folded: list[str] = field(default_factory=list)
+    """Users an agent wrote to while this run read or compiled: placed again after it
+    (cluster/online.py `fold_online`), so the run's commit hides none of their writes."""
     unreadable_files: dict[str, str] = field(default_factory=dict)
     """Input files that could not be read (file → why): each one quarantine row."""
     skipped_files: list[str] = field(default_factory=list)
@@ -279,6 +286,7 @@ def run_build(
             if attempt == COMMIT_TRIES:
                 raise
     summary.forgotten_again = forget_leftovers(store_dir, cfg)
+    summary.online_folded = fold_online(store_dir, cfg)
     summary.skipped_files = skipped_files(input_path, fmt)
     return summary
 
@@ -409,6 +417,10 @@ def _build(
     specs = [(i, str(f), 0, 1) for i, f in enumerate(files)]
     stones = tombstones.load(store_dir)
     part = read_files(specs, staging, cfg, live, fmt, pieces, stones)
+    online, _ = tombstones.drop_forgotten(Inbox(LanceStore(store_dir)).read(), stones)
+    add_table_part(part, online, ONLINE_SOURCE, staging)  # agents' writes: after the archive
+    part.rows_read += online.num_rows  # input rows: stored, or quarantined as a duplicate
+    part.rows_valid += online.num_rows
     timeline.end("read")
     scope = CommitScope(
         input=str(input_path),
@@ -456,17 +468,18 @@ def compile_and_commit(
     if cfg.build.abort_before_commit:
         raise InjectedAbort("run stopped before its commit (build.abort_before_commit)")
     if not paths.exists(committed_marker) or failures:
-        timeline.start("commit")
-        parts = _commit(store_dir, cfg, part, shard_dirs, failures, scope, live)
-        for name, seconds in parts.items():
-            timeline.add(f"commit:{name}", seconds)
-        store = LanceStore(store_dir)
-        store.record_failures([f.record(run_key) for f in failures])
-        timeline.end("commit")
-        seconds = timeline.seconds() | {"total": round(time.time() - started, 3)}
-        counts |= {"rows_read": part.rows_read, "quarantined": summary.quarantined}
-        counts |= {"forgotten": part.rows_forgotten, "failed_users": len(summary.failed_users)}
-        _record_run(store, summary, scope, chash, started_at, counts, seconds)
+        with writer_lock(store_dir):  # no online add or forget between tables and run row
+            timeline.start("commit")
+            parts = _commit(store_dir, cfg, part, shard_dirs, failures, scope, live)
+            for name, seconds in parts.items():
+                timeline.add(f"commit:{name}", seconds)
+            store = LanceStore(store_dir)
+            store.record_failures([f.record(run_key) for f in failures])
+            timeline.end("commit")
+            seconds = timeline.seconds() | {"total": round(time.time() - started, 3)}
+            counts |= {"rows_read": part.rows_read, "quarantined": summary.quarantined}
+            counts |= {"forgotten": part.rows_forgotten, "failed_users": len(summary.failed_users)}
+            _record_run(store, summary, scope, chash, started_at, counts, seconds)
         timeline.start("retention")
         apply_retention(store, cfg.store.keep_runs, cfg.store.retention_hours)
         timeline.end("retention")

@@ -45,6 +45,7 @@ from arborwiki.storage.embed_cache import drop_user_vectors
 from arborwiki.storage.extract_cache import cache_root, drop_drafts
 from arborwiki.storage.forget import delete_user, quarantined, stored_messages, user_rows
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
+from arborwiki.storage.online import Inbox, writer_lock
 from arborwiki.storage.tables import USER_TABLES, memory_tables
 from arborwiki.storage.versions import purge_old_versions
 
@@ -132,8 +133,18 @@ def _leftovers(store: LanceStore, stones: tombstones.Tombstones) -> dict[str, li
 def _apply(
     store_path: str, store: LanceStore, cfg: Config, user_id: str, message_ids: list[str]
 ) -> ForgetReport:
-    """The forget itself, its tombstone written: the user's rows (or those built from the
-    messages) deleted or rebuilt, quarantined lines, old versions, build outputs, drafts."""
+    """The forget itself, its tombstone written, under the store's writer lock (no online
+    add or build commit between its reads and its run row)."""
+    with writer_lock(store_path):
+        store.discard_uncommitted()
+        return _apply_locked(store_path, store, cfg, user_id, message_ids)
+
+
+def _apply_locked(
+    store_path: str, store: LanceStore, cfg: Config, user_id: str, message_ids: list[str]
+) -> ForgetReport:
+    """The user's rows (or those built from the messages) deleted or rebuilt, their online
+    writes, quarantined lines, old versions, build outputs, drafts."""
     where = f"user_id = {sql_str(user_id)}"
     lines = quarantined(store, user_id, set(message_ids))
     previous = store.latest_run()
@@ -153,6 +164,8 @@ def _apply(
         delete_user(store, user_id)
         if store.has("build_failures") and store.delete("build_failures", where):
             touched.add("build_failures")
+    if online := Inbox(store).forget(user_id, message_ids):
+        report.removed["online"] = online
     unparsed = sum(1 for q in lines if q["user_id"] != user_id)  # no user_id recorded
     if lines:
         store.delete("quarantine", sql_in("quarantine_id", [q["quarantine_id"] for q in lines]))

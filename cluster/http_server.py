@@ -32,6 +32,7 @@ request cost the event loop CPU); the models still document the routes in /opena
 
 # No `from __future__ import annotations` here: FastAPI reads the routes' signatures and
 # needs real classes, not strings, for request bodies.
+import asyncio
 import contextlib
 import json
 import logging
@@ -58,11 +59,20 @@ from arborwiki.core.config import Config
 from arborwiki.core.query.requests import (
     MAX_TEXT,
     MAX_USER_ID,
+    AddRequest,
+    ForgetRequest,
     LocalizeRequest,
     QueryRequest,
     valid_unicode,
 )
-from arborwiki.core.query.result import HistoryResult, LocalizeResult, PagesResult, QueryResult
+from arborwiki.core.query.result import (
+    AddResult,
+    ForgetResult,
+    HistoryResult,
+    LocalizeResult,
+    PagesResult,
+    QueryResult,
+)
 
 HTTP_SUFFIX = "-http"  # the ingress actor: `ray.actor_name` + this, in `ray.namespace`
 # A new actor process imports the app (fastapi, uvicorn, the MCP SDK: seconds) before uvicorn
@@ -176,6 +186,26 @@ async def pages(user_id: UserParam) -> Any:
     return await _call("pages", user_id)
 
 
+@app.post("/memory", response_model=AddResult, responses=ERRORS)
+async def add_memory(body: AddRequest) -> Any:
+    """An online add: stored, placed and searchable on every replica when this answers."""
+    answer = await _call("add", body.user_id, body.rows())
+    if answer.status_code == 200:  # every replica follows the new run before we answer
+        await asyncio.to_thread(_ingress["client"].broadcast, "refresh")
+    return answer
+
+
+@app.post("/forget", response_model=ForgetResult, responses=ERRORS)
+async def forget_memory(body: ForgetRequest) -> Any:
+    """Forget a user or some of their messages: only on a server started --allow-forget."""
+    if not _ingress.get("allow_forget"):
+        return error(403, "forget is off on this server (start it with serve --allow-forget)")
+    answer = await _call("forget", body.user_id, body.message_ids)
+    if answer.status_code == 200:
+        await asyncio.to_thread(_ingress["client"].broadcast, "refresh")
+    return answer
+
+
 @app.get("/ui/{user_id}")
 async def ui_home(user_id: UserPath) -> Any:
     return RedirectResponse(f"/ui/{quote(user_id, safe='')}/")
@@ -226,9 +256,10 @@ class HttpIngress:
         port: int,
         limit: int,
         mcp: McpServerFor | None = None,
+        allow_forget: bool = False,
     ) -> None:
         client = QueryClient(replicas)
-        _ingress.update(access=access, client=client, limit=limit)
+        _ingress.update(access=access, client=client, limit=limit, allow_forget=allow_forget)
         # The MCP SDK logs each session's start and end at INFO; Ray forwards an actor's
         # log to the driver's stderr, where it would break into a CLI's one-line errors.
         logging.getLogger("mcp").setLevel(logging.WARNING)
@@ -274,12 +305,14 @@ def start_http(
     token: str | None = None,
     allow_hosts: list[str] | tuple[str, ...] = (),
     detached: bool = False,
+    allow_forget: bool = False,
 ) -> None:
     """Serve HTTP on host:port from this node (query actors must be up); `mcp` builds the
     MCP server mounted at /mcp (None: no /mcp route). `token`: the bearer token every route
     but /health asks for (required beyond loopback); `allow_hosts`: the Host names it
     answers to besides its own (`cluster/http_access.py`). `detached`: outlive this driver
-    (`arborwiki serve`); otherwise it ends with the driver or `stop_http`."""
+    (`arborwiki serve`); otherwise it ends with the driver or `stop_http`. `allow_forget`:
+    POST /forget (and MCP's forget_memory) answer; off, they are refused with 403."""
     access = Access.for_bind(host, token, allow_hosts)  # refuses before anything starts
     replicas = get_query_replicas(cfg)
     stop_http(cfg)  # a second `serve` replaces the ingress (its port, token, replicas)
@@ -294,7 +327,7 @@ def start_http(
         options["lifetime"] = "detached"
     actor = ray.remote(HttpIngress).options(**options)
     limit = cfg.ray.http_max_ongoing_requests
-    handle = actor.remote(replicas, access, host, port, limit, mcp)
+    handle = actor.remote(replicas, access, host, port, limit, mcp, allow_forget)
     try:
         ray.get(handle.ready.remote(), timeout=STARTUP_SECONDS)
     except (ray.exceptions.RayError, RuntimeError) as err:

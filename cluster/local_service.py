@@ -10,11 +10,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from pydantic import BaseModel
+
 from arborwiki.backends.answers import build_generate
+from arborwiki.cluster.forget import forget
+from arborwiki.cluster.online import OnlineWriter
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.core.query.result import RESPONSES
+from arborwiki.core.query.result import RESPONSES, AddResult, ForgetResult
 from arborwiki.core.query.service import QueryService
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.storage import paths
@@ -34,6 +38,8 @@ __all__ = [
 ]
 
 DEFAULT_REFRESH_SECONDS = 5.0
+WRITES: dict[str, type[BaseModel]] = {"add": AddResult, "forget": ForgetResult}
+"""The calls that change a store (the rest only read it)."""
 
 
 def existing_store(store_path: str) -> str:
@@ -97,6 +103,39 @@ def store_versions(service: QueryService) -> dict[str, int]:
     return versions
 
 
+def follow_now(service: QueryService) -> bool:
+    """Re-read the current-run pointer now: after a write, so the writer's next read sees
+    what it wrote (not at the next refresh)."""
+    reader = service.reader
+    return isinstance(reader, LanceMemoryReader) and reader.store.refresh()
+
+
+class MemoryWrites:
+    """Online adds (cluster/online.py) and forgets (cluster/forget.py) of one store."""
+
+    def __init__(self, store_path: str, cfg: Config) -> None:
+        self.store_path, self.cfg = store_path, cfg
+        self._writer: OnlineWriter | None = None
+
+    def call(self, method: str, *args: Any) -> BaseModel:
+        if method == "add":
+            if self._writer is None:
+                self._writer = OnlineWriter(self.store_path, self.cfg)
+            result: BaseModel = AddResult(**self._writer.add(*args).to_dict())
+        elif method == "forget":
+            report = forget(self.store_path, self.cfg, *args)
+            removed = report.removed
+            result = ForgetResult(
+                user_id=report.user_id,
+                message_ids=report.message_ids,
+                run_id=report.run_id,
+                removed=removed,
+            )
+        else:
+            raise ValueError(f"not a write: {method!r} (one of {', '.join(WRITES)})")
+        return result
+
+
 class InProcessBackend:
     """The Python API's calls answered here (`arborwiki.open_store` without a Ray address).
 
@@ -104,16 +143,22 @@ class InProcessBackend:
     concurrent writers, and an agent's tool calls arrive from a thread pool. Each call
     first follows the store's current run, so a long-lived agent sees a new build."""
 
-    def __init__(self, service: QueryService, location: str) -> None:
-        self.service, self.location = service, location
+    def __init__(self, service: QueryService, location: str, writes: MemoryWrites) -> None:
+        self.service, self.location, self.writes = service, location, writes
         self._lock = threading.Lock()
 
     @classmethod
     def open(cls, store_path: str, cfg: Config) -> InProcessBackend:
         location = existing_store(store_path)
-        return cls(open_service(location, cfg), location)
+        service = open_service(location, cfg)
+        return cls(service, location, MemoryWrites(location, cfg))
 
     def call(self, method: str, *args: Any) -> Any:
+        if method in WRITES:  # outside the read lock: a write may take a second
+            result = self.writes.call(method, *args)
+            with self._lock:
+                follow_now(self.service)
+            return result
         if method not in RESPONSES:
             raise ValueError(f"not a memory call: {method!r} (one of {', '.join(RESPONSES)})")
         with self._lock:

@@ -18,16 +18,12 @@ index counts from the start of the file) make the run a full build, and it says 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
-
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from arborwiki.cluster.build import (
     COMMIT_TRIES,
@@ -44,9 +40,15 @@ from arborwiki.cluster.build import (
     staged_run,
     watermark,
 )
+from arborwiki.cluster.online import fold_online
 from arborwiki.cluster.runtime import driver_path
 from arborwiki.cluster.scheduling import Progress, Timeline
-from arborwiki.cluster.sharding import Partition, merge_partitions, partition_file, shard_of
+from arborwiki.cluster.sharding import (
+    Partition,
+    add_table_part,
+    merge_partitions,
+    partition_file,
+)
 from arborwiki.cluster.stages import ShardJob, read_shard
 from arborwiki.core.config import Config
 from arborwiki.core.pipeline import user_windows, window_digest
@@ -86,6 +88,8 @@ class NightlyReport:
     forgotten_again: list[str] = field(default_factory=list)
     """Users whose tombstoned rows the store still held, forgotten again (a forget cut
     short, or rows an earlier run committed from a read made before the forget)."""
+    online_folded: list[str] = field(default_factory=list)
+    """Users an agent wrote to during the run, placed again after its commit."""
 
     @property
     def written(self) -> bool:
@@ -182,8 +186,10 @@ def run_nightly(
                 raise
     if not dry_run and report.mode != "full":  # a full run is a build: it did this itself
         report.forgotten_again = forget_leftovers(driver_path(store_path, cfg.ray), cfg)
+        report.online_folded = fold_online(driver_path(store_path, cfg.ray), cfg)
     elif report.build is not None:
         report.forgotten_again = report.build.forgotten_again
+        report.online_folded = report.build.online_folded
     return report
 
 
@@ -342,23 +348,10 @@ def _add_stored(part: Partition, store_dir: str, staging: str, cfg: Config) -> s
     users = sorted(set().union(*part.users.values()))
     stored = stored_messages(LanceStore(store_dir, create=False), users)
     stored, _ = tombstones.drop_forgotten(stored, tombstones.load(store_dir))
-    part.sources.insert(0, STORED_SOURCE)
-    if stored.num_rows == 0:
-        return set()
-    owners = stored.column("user_id").to_pylist()
-    shards = pa.array([shard_of(u, cfg.ray.num_shards) for u in owners])
-    for shard in sorted(part.users):
-        rows = stored.filter(pc.equal(shards, shard))
-        if rows.num_rows == 0:
-            continue
-        file = paths.join(staging, f"shard-{shard:05d}", "part-000000-000000.parquet")
-        paths.write_parquet(rows, file)
-        part.files[shard].insert(0, file)
-        digest = hashlib.blake2b(digest_size=16)
-        digest.update(paths.read_bytes(file))
-        digest.update(part.digests[shard].encode())
-        part.digests[shard] = digest.hexdigest()
-    keys = zip(owners, stored.column("message_id").to_pylist(), strict=True)
+    add_table_part(part, stored, STORED_SOURCE, staging, first=True)
+    keys = zip(
+        stored.column("user_id").to_pylist(), stored.column("message_id").to_pylist(), strict=True
+    )
     return {json.dumps(k) for k in keys}
 
 

@@ -17,6 +17,8 @@ import ray
 from arborwiki.backends.answers import build_generate
 from arborwiki.cluster.local_service import (
     DEFAULT_REFRESH_SECONDS,
+    MemoryWrites,
+    follow_now,
     follow_runs,
     open_service,
     repin_after_failure,
@@ -39,6 +41,9 @@ BATCHED = frozenset(
         "store_path",
         "ready",
         "health",
+        "add",
+        "forget",
+        "refresh",
     }
 )
 """The methods `QueryActor.batch` runs: what a `QueryClient` may call."""
@@ -55,6 +60,7 @@ class QueryActor:
         self._store_path = store_path
         self.service = open_service(store_path, cfg, refresh_seconds)
         self._answerer: Answerer | None = None
+        self._writes: MemoryWrites | None = None
         self._sites = SiteCache(self.service.reader, cfg.viewer)  # type: ignore[arg-type]  # Lance reader
 
     def query(
@@ -89,6 +95,27 @@ class QueryActor:
     def pages(self, user_id: str) -> dict[str, Any]:
         follow_runs(self.service)
         return self.service.pages(user_id).model_dump(mode="json")
+
+    def add(self, user_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """An online add (cluster/online.py), read by this replica's next call."""
+        return self._write("add", user_id, rows)
+
+    def forget(self, user_id: str, message_ids: list[str]) -> dict[str, Any]:
+        return self._write("forget", user_id, message_ids)
+
+    def _write(self, method: str, *args: Any) -> dict[str, Any]:
+        if self._writes is None:
+            self._writes = MemoryWrites(self._store_path, self.cfg)
+        result = self._writes.call(method, *args)
+        self.refresh()
+        return result.model_dump(mode="json")
+
+    def refresh(self) -> bool:
+        """Follow the current run now (another replica wrote)."""
+        moved = follow_now(self.service)
+        if moved:
+            self._sites = SiteCache(self.service.reader, self.cfg.viewer)  # type: ignore[arg-type]
+        return moved
 
     def store_path(self) -> str:
         """The store this replica opened: a client checks it serves the store it meant."""

@@ -198,6 +198,13 @@ class QueryClient:
         """The same from async code (an HTTP handler): awaits the call's future."""
         return await asyncio.wrap_future(self.submit(method, *args))
 
+    def broadcast(self, method: str, *args: Any, timeout: float = 30.0) -> None:
+        """One call on every live replica, waited for (a refresh after a write: whichever
+        replica answers next reads the new run)."""
+        live = [r for i, r in enumerate(self.replicas) if i not in self._dead]
+        refs = [r.batch.remote([(method, args)]) for r in live]
+        ray.wait(refs, num_returns=len(refs), timeout=timeout)
+
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> dict[str, Any]:

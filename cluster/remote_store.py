@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arborwiki.cluster.local_service import WRITES
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import Config
@@ -31,6 +32,10 @@ class ActorBackend:
         return cls(client, location)
 
     def call(self, method: str, *args: Any) -> Any:
+        if method in WRITES:  # one replica writes; every replica follows the new run now
+            result = self.client.call(method, *args)
+            self.client.broadcast("refresh")
+            return result
         if method not in RESPONSES:
             raise ValueError(f"not a memory call: {method!r} (one of {', '.join(RESPONSES)})")
         return self.client.call(method, *args)

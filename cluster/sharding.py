@@ -265,3 +265,36 @@ def dedupe_messages(
         seen[key] = source
         kept.append(message)
     return kept, dropped
+
+
+def add_table_part(
+    part: Partition, rows: pa.Table, source: str, staging: str, first: bool = False
+) -> list[str]:
+    """Add rows the store holds (MESSAGE_SCHEMA) to a read as one more input file: its
+    rows split by shard into `part-<file index>-000000.parquet` parts, folded into the
+    shard digests and users. `first`: file index 0, read before every archive file (a
+    nightly's stored messages; the read left index 0 free); else after the last file (the
+    online inbox). Returns the users the rows hold."""
+    index = 0 if first else len(part.sources)
+    if first:
+        part.sources.insert(0, source)
+    else:
+        part.sources.append(source)
+    if rows.num_rows == 0:
+        return []
+    owners = rows.column("user_id").to_pylist()
+    shards = pa.array([shard_of(u, part.num_shards) for u in owners])
+    for shard in sorted(set(shards.to_pylist())):
+        subset = rows.filter(pc.equal(shards, shard))
+        file = paths.join(staging, f"shard-{shard:05d}", f"part-{index:06d}-000000.parquet")
+        paths.write_parquet(subset, file)
+        if first:
+            part.files[shard].insert(0, file)
+        else:
+            part.files[shard].append(file)
+        part.users[shard].update(subset.column("user_id").to_pylist())
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(paths.read_bytes(file))
+        digest.update(part.digests.get(shard, "").encode())
+        part.digests[shard] = digest.hexdigest()
+    return sorted(set(owners))

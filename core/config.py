@@ -595,6 +595,12 @@ class StoreConfig(Section):
         description="versions younger than this are never deleted, whatever keep_runs says: "
         "a query actor still pinned to a just-replaced run reads them until it refreshes",
     )
+    online_compact_every: int = Field(
+        50,
+        ge=1,
+        description="online commits (agents' adds, cluster/online.py) between compactions of "
+        "the tables they rewrote: each commit adds fragments and deletion files",
+    )
     reader_cache_users: int = Field(
         512,
         ge=0,

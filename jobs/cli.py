@@ -17,6 +17,11 @@ AllowHostOpt = typer.Option(
     help="a Host name HTTP answers to besides its own (the name a DNS or proxy gives it; "
     "repeatable)",
 )
+AllowForgetOpt = typer.Option(
+    False,
+    "--allow-forget",
+    help="let agents forget memory (HTTP POST /forget, MCP forget_memory); off: refused",
+)
 
 
 @app.command("build")
@@ -81,6 +86,7 @@ def serve_cmd(
         "required when --http-host is not loopback",
     ),
     allow_host: list[str] | None = AllowHostOpt,
+    allow_forget: bool = AllowForgetOpt,
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
@@ -88,7 +94,7 @@ def serve_cmd(
     from arborwiki.jobs.serve import serve
 
     cfg = config_from(config, set)
-    serve(store, cfg, http_port, http_host, token_file, allow_host or [])
+    serve(store, cfg, http_port, http_host, token_file, allow_host or [], allow_forget)
 
 
 @app.command("stop")
@@ -155,14 +161,16 @@ def mcp_cmd(
         help="ask the query actors `serve` started there (host:port, or auto: the one "
         "cluster running on this machine)",
     ),
+    allow_forget: bool = AllowForgetOpt,
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
-    """Serve the memory as MCP tools over stdio: search_memory, localize_turn,
-    belief_history, read_page. Without --user every call must name its user."""
+    """Serve the memory as MCP tools over stdio: search_memory, add_memory, localize_turn,
+    belief_history, read_page (and forget_memory with --allow-forget). Without --user
+    every call must name its user."""
     from arborwiki.jobs.mcp import serve_mcp
 
-    serve_mcp(store, user, config_from(config, set), ray_address)
+    serve_mcp(store, user, config_from(config, set), ray_address, allow_forget)
 
 
 @app.command("demo")

@@ -8,7 +8,13 @@ import sys
 from arborwiki.core.config import Config
 
 
-def serve_mcp(store: str, user: str | None, cfg: Config, ray_address: str | None) -> None:
+def serve_mcp(
+    store: str,
+    user: str | None,
+    cfg: Config,
+    ray_address: str | None,
+    allow_forget: bool = False,
+) -> None:
     """Open the store (in-process, or the query actors at `ray_address`), then serve until
     the client closes stdin. While the store opens, stray prints go to stderr: stdout is
     the protocol's wire (the SDK diverts it itself once it serves)."""
@@ -20,5 +26,6 @@ def serve_mcp(store: str, user: str | None, cfg: Config, ray_address: str | None
 
         named_cluster(ray_address, "mcp")
     with contextlib.redirect_stdout(sys.stderr):
-        server = memory_server(open_store(store, ray_address=ray_address, config=cfg), user)
+        memory = open_store(store, ray_address=ray_address, config=cfg)
+        server = memory_server(memory, user, allow_forget=allow_forget)
     server.run("stdio")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from arborwiki.cluster.local_service import existing_store
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.runtime import joined_address, named_cluster, start_ray
@@ -22,6 +24,7 @@ def serve(
     http_host: str = "127.0.0.1",
     token_file: str | None = None,
     allow_hosts: list[str] | None = None,
+    allow_forget: bool = False,
 ) -> None:
     """Actors first (the HTTP ingress forwards to them), then Serve on host:port if asked.
     The HTTP access rules are checked before anything starts (a token is required beyond
@@ -43,11 +46,12 @@ def serve(
         from arborwiki.cluster.http_server import start_http
         from arborwiki.mcp_server import served_memory_server
 
-        mcp, hosts = served_memory_server, allow_hosts or []
-        start_http(cfg, http_host, http_port, mcp, token, hosts, detached=True)
+        mcp, hosts = partial(served_memory_server, allow_forget=allow_forget), allow_hosts or []
+        start_http(cfg, http_host, http_port, mcp, token, hosts, True, allow_forget)
         print(
-            f"HTTP on http://{http_host}:{http_port} (POST /query, /localize; "
-            "GET /history, /pages; MCP at /mcp; "
+            f"HTTP on http://{http_host}:{http_port} (POST /query, /localize, /memory"
+            + (", /forget" if allow_forget else "")
+            + "; GET /history, /pages; MCP at /mcp; "
             + ("bearer token required)" if token else "no token: loopback only)")
         )
     where = f"--set ray.address={address} --set ray.namespace={cfg.ray.namespace}"

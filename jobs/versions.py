@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from arborwiki.core.config import Config
+from arborwiki.storage.online import RUN_PREFIX as ONLINE_RUN_PREFIX
 
 COUNT_KEYS = ("users", "messages", "snapshots", "claims", "wiki_pages")
 TABLE_ABBREVIATIONS = {
@@ -30,7 +31,14 @@ def render_runs(rows: list[dict[str, Any]]) -> str:
     """One line per run, oldest first; `*` marks the current run, `-` one whose versions
     retention (or a forget) deleted: it can no longer be rolled back to."""
     lines = []
+    online = 0  # agents' online commits (cluster/online.py): counted, not listed
     for row in rows:
+        if row["run_id"].startswith(ONLINE_RUN_PREFIX) and not row["current"]:
+            online += 1
+            continue
+        if online:
+            lines.append(f"  ({online} online commits)")
+            online = 0
         mark = "*" if row["current"] else (" " if row["restorable"] else "-")
         keys = [k for k in COUNT_KEYS if k in row["counts"]] or sorted(row["counts"])
         counts = " ".join(f"{k}={row['counts'][k]}" for k in keys)

@@ -17,6 +17,7 @@ first build killed in its commit) a following store has no table at all.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable, Sequence
@@ -104,6 +105,18 @@ class LanceStore:
                 table.checkout(self._pinned[name])
             self._tables[name] = table
         return self._tables[name]
+
+    def side_table(self, name: str, schema: pa.Schema | None = None) -> Any | None:
+        """A table no run pins or restores (the online inbox, storage/online.py), at its
+        latest version; created from `schema` when missing and one is given, else None."""
+        if name not in self._db.list_tables().tables:
+            if schema is None:
+                return None
+            with contextlib.suppress(ValueError):  # another writer created it just now
+                self._db.create_table(name, schema=schema)
+        table = self._db.open_table(name)
+        table.checkout_latest()
+        return table
 
     # ---------------------------------------------------------------- run pointer
     def refresh(self) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 
 from arborwiki.core.records import RunRecord
 from arborwiki.storage.lance_store import LanceStore, run_versions
+from arborwiki.storage.online import RUN_PREFIX as ONLINE_RUN_PREFIX
 
 ROLLBACK_PREFIX = "rollback-"
 
@@ -122,13 +123,15 @@ def rollback(store: LanceStore, run_id: str) -> RunInfo:
 
 
 def apply_retention(store: LanceStore, keep_runs: int, retention_hours: float) -> dict[str, int]:
-    """Delete table versions that none of the last `keep_runs` runs points at and that are
+    """Delete table versions that none of the last `keep_runs` runs (online commits not
+    counted; the current run always kept) points at and that are
     older than `retention_hours` (a reader still pinned to a just-replaced run keeps its
     files meanwhile); the latest version of a table is never deleted. Returns the number of
     versions deleted per table."""
     runs = store.runs()
     protected: dict[str, set[int]] = {}
-    for row in runs[-keep_runs:] if keep_runs > 0 else []:
+    runs_kept = [r for r in runs if not r["run_id"].startswith(ONLINE_RUN_PREFIX)][-keep_runs:]
+    for row in [*runs_kept, *runs[-1:]] if keep_runs > 0 else []:
         for name, version in run_versions(row).items():
             protected.setdefault(name, set()).add(version)
     cutoff = datetime.now(UTC) - timedelta(hours=retention_hours)

@@ -21,6 +21,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from arborwiki.core.records import Role
+
 MAX_USER_ID = 1_024
 MAX_TEXT = 8_000
 MAX_K = 200
@@ -85,3 +87,39 @@ class HistoryRequest(Request):
 
 class PagesRequest(Request):
     user_id: UserId
+
+
+MAX_ADD_MESSAGES = 1_000
+"""Messages one add carries: an agent writes a turn or a session, not an archive."""
+Id = Annotated[str, Field(min_length=1, max_length=MAX_USER_ID, strict=True)]
+
+
+class NewMessage(Request):
+    """One turn an agent writes: an archive row's fields, the owner being the request's
+    user. Only `text` is required: a missing timestamp is the time of the add, a missing
+    `message_id` a digest of the row (give ids to make a retried add a no-op)."""
+
+    text: Text
+    message_id: Id | None = None
+    role: Role | None = None
+    speaker: Id | None = None
+    timestamp: Annotated[str, Field(max_length=64)] | None = Field(
+        None, description="ISO 8601 (naive: UTC)"
+    )
+    conversation_id: Id | None = None
+    session_id: Id | None = None
+    turn_index: Annotated[int, Field(ge=0, strict=True)] | None = None
+
+
+class AddRequest(Request):
+    user_id: UserId
+    messages: list[NewMessage] = Field(min_length=1, max_length=MAX_ADD_MESSAGES)
+
+    def rows(self) -> list[dict[str, object]]:
+        """The messages as archive rows (unset fields left out)."""
+        return [m.model_dump(exclude_none=True) for m in self.messages]
+
+
+class ForgetRequest(Request):
+    user_id: UserId
+    message_ids: list[Id] = Field(default_factory=list, max_length=MAX_ADD_MESSAGES)

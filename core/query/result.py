@@ -223,6 +223,36 @@ class PagesResult(BaseModel):
     pages: list[MemoryPage] = Field(description="none for a user the store does not hold")
 
 
+class AddResult(BaseModel):
+    """What an online add did (cluster/online.py): ids stored now, ids the store already
+    held (an add is idempotent on (user, message id)), the run that published them."""
+
+    user_id: str
+    added: list[str] = Field(description="message ids stored and placed by this add")
+    already: list[str] = Field(description="message ids the store held before: left as they were")
+    run_id: str = Field(description="the online commit readers now follow ('' when none)")
+    seconds: float
+
+    def text(self) -> str:
+        done = f"stored {len(self.added)} new message(s) for {self.user_id!r}"
+        if self.already:
+            done += f"; {len(self.already)} already stored ({', '.join(self.already[:5])})"
+        return done + (f"; searchable now (run {self.run_id})" if self.run_id else "")
+
+
+class ForgetResult(BaseModel):
+    """What a forget removed (cluster/forget.py): rows per table whose key went."""
+
+    user_id: str
+    message_ids: list[str] = Field(description="forgotten messages; empty: the whole user")
+    run_id: str
+    removed: dict[str, int]
+
+    def text(self) -> str:
+        what = f"{len(self.message_ids)} message(s) of" if self.message_ids else "all memory of"
+        return f"forgot {what} {self.user_id!r}: {sum(self.removed.values())} rows removed"
+
+
 RESPONSES: dict[str, type[BaseModel]] = {
     "query": QueryResult,
     "localize": LocalizeResult,

@@ -1,0 +1,371 @@
+"""Online writes: an agent's turns stored, placed in the user's forest and served, between builds.
+
+    add(user, rows) ──validate (the batch reader's row rules)──▶ queue
+    queue ──one writer at a time (group commit)──▶ tombstone check, idempotency on ids
+          ──▶ inbox append (durable: storage/online.py) ──▶ each user recompiled
+          ──▶ the user tables replaced for those users ──▶ one `online-…` run row
+
+Placement is the build's own: a touched user is compiled from everything it said (stored
+messages, then the new ones) by `core.pipeline` with the configured extractor and embedder,
+so episodes continue, threads return, branches and roots form exactly as a build of the
+same messages would place them, and claims go through the lifecycle. Drafts and vectors of
+windows and texts seen before come from this writer's memory, so an add pays for its new
+windows and the compile. Readers never see half an add: tables are written first and the
+run row that readers follow (LanceStore `follow_runs`) is appended last, in one commit.
+
+Adds that arrive while a commit runs wait and go together in the next one (one inbox
+commit, one commit per table, one run row for all of them), so a busy store makes a table
+version per group, not per message. Online runs are not what `versions` lists or
+`keep_runs` counts (storage/versions.py); every `store.online_compact_every` of them the
+touched tables are compacted and their indexes brought up to date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+import uuid
+from collections import OrderedDict, defaultdict
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+
+from arborwiki.backends.extractors import build_labeled_extractor
+from arborwiki.core.cached_embedder import CachedEmbedder
+from arborwiki.core.config import Config
+from arborwiki.core.embedding import embedder_for
+from arborwiki.core.extract.base import Extraction, ExtractionBatch, LabeledExtractor
+from arborwiki.core.pipeline import build_user_memory, window_digest
+from arborwiki.core.records import Message, QuarantineRow, RunRecord, Window
+from arborwiki.storage import tombstones
+from arborwiki.storage.archive.rows import RowValidator
+from arborwiki.storage.forget import stored_messages
+from arborwiki.storage.lance_store import LanceStore, sql_in
+from arborwiki.storage.online import RUN_PREFIX, Inbox, writer_lock
+from arborwiki.storage.tables import USER_TABLES, memory_tables
+
+MAX_ROWS_PER_ADD = 1000
+MEMO_ENTRIES = 200_000
+"""Drafts and vectors this writer keeps in memory (each a few KB at most)."""
+
+
+@dataclass
+class AddReport:
+    """What one add did: the ids it stored now, those the store already held (an add is
+    idempotent on (user, message id)), and the run that published them."""
+
+    user_id: str
+    added: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    run_id: str = ""
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Add:
+    user_id: str
+    messages: list[Message]
+    defaulted: set[int]  # positions whose turn_index the writer numbers
+    done: threading.Event = field(default_factory=threading.Event)
+    report: AddReport | None = None
+    error: Exception | None = None
+
+
+class _Memo:
+    """A bounded least-recently-used map (drafts by window digest, vectors by text digest)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[str, Any] = OrderedDict()
+
+    def get(self, key: str) -> Any | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+
+
+class MemoExtractor:
+    """The configured extractor, asked only for windows it has not drafted before."""
+
+    def __init__(self, inner: LabeledExtractor, memo: _Memo) -> None:
+        self.inner, self.memo = inner, memo
+
+    def extract_labeled(self, windows: list[Window]) -> ExtractionBatch:
+        keys = [window_digest(w) for w in windows]
+        missing = [i for i, k in enumerate(keys) if self.memo.get(k) is None]
+        if missing:
+            made = self.inner.extract_labeled([windows[i] for i in missing])
+            for i, extraction in zip(missing, made.extractions, strict=True):
+                self.memo.put(keys[i], extraction)
+        extractions: list[Extraction] = [self.memo.get(k) for k in keys]
+        batch = ExtractionBatch(extractions)
+        batch.stats["ok"] = len(extractions)
+        return batch
+
+
+def validate_rows(user_id: str, rows: list[dict[str, Any]]) -> tuple[list[Message], set[int]]:
+    """The batch reader's row rules (storage/archive/rows.py) on an add's rows: the user id
+    is the call's (a row naming another user is refused), a missing timestamp is now, a
+    missing message id a digest of the row. Refused rows raise one ValueError naming them;
+    nothing of the add is stored then. Also returns the rows without a turn_index."""
+    if not user_id or not isinstance(user_id, str):
+        raise ValueError("user_id must be a non-empty string")
+    if not rows:
+        raise ValueError("an add needs at least one message")
+    if len(rows) > MAX_ROWS_PER_ADD:
+        raise ValueError(f"an add holds at most {MAX_ROWS_PER_ADD} messages (got {len(rows)})")
+    validator = RowValidator()
+    out: list[Message] = []
+    defaulted: set[int] = set()
+    problems: list[str] = []
+    now = datetime.now(UTC).isoformat()
+    for i, given in enumerate(rows):
+        if not isinstance(given, dict):
+            problems.append(f"message {i}: not an object")
+            continue
+        row = dict(given)
+        if row.get("user_id") not in (None, user_id):
+            problems.append(f"message {i}: user_id {row['user_id']!r} is not {user_id!r}")
+            continue
+        row["user_id"] = user_id
+        row.setdefault("timestamp", now)
+        if row.get("message_id") in (None, ""):
+            digest = hashlib.blake2b(repr(sorted(row.items())).encode(), digest_size=8)
+            row["message_id"] = f"online-{digest.hexdigest()}"
+        if row.get("turn_index") is None:
+            defaulted.add(i)
+        result = validator.validate(row, "online add", f"message {i}")
+        if isinstance(result, QuarantineRow):
+            problems.append(f"message {i}: {result.reason}")
+        else:
+            out.append(result)
+    if problems:
+        raise ValueError("refused, nothing stored: " + "; ".join(problems[:5]))
+    return out, defaulted
+
+
+class OnlineWriter:
+    """Adds to one store, group-committed (see the module doc). Thread-safe; one per
+    process and store is enough (the writer lock orders processes)."""
+
+    def __init__(self, store_path: str, cfg: Config) -> None:
+        self.store_path = store_path
+        self.cfg = cfg
+        self._queue: list[_Add] = []
+        self._queue_lock = threading.Lock()
+        self._commit_lock = threading.Lock()
+        self._drafts = _Memo(MEMO_ENTRIES)
+        self._vectors: dict[str, Any] = {}
+        self._extractor: MemoExtractor | None = None
+        self.commits = 0
+
+    def add(self, user_id: str, rows: list[dict[str, Any]]) -> AddReport:
+        """Store, place and publish `rows` as `user_id`'s messages; returns once they are
+        durable and readers following runs can see them. ValueError: refused, nothing
+        stored (a bad row, a forgotten user or message, no built store)."""
+        started = time.perf_counter()
+        messages, defaulted = validate_rows(user_id, rows)
+        request = _Add(user_id, messages, defaulted)
+        with self._queue_lock:
+            self._queue.append(request)
+        with self._commit_lock:
+            if not request.done.is_set():
+                with self._queue_lock:
+                    batch, self._queue = self._queue, []
+                self._commit(batch)
+        if request.error is not None:
+            raise request.error
+        assert request.report is not None
+        request.report.seconds = round(time.perf_counter() - started, 4)
+        return request.report
+
+    # ------------------------------------------------------------------ commit
+    def _commit(self, batch: list[_Add]) -> None:
+        try:
+            with writer_lock(self.store_path):
+                self._commit_locked(batch)
+        except Exception as exc:  # every waiter learns why; none is left hanging
+            for request in batch:
+                if not request.done.is_set():
+                    request.error = exc
+        finally:
+            for request in batch:
+                request.done.set()
+
+    def _commit_locked(self, batch: list[_Add]) -> None:
+        store = LanceStore(self.store_path, create=False)
+        previous = store.latest_run()
+        if previous is None:
+            raise ValueError(f"store {self.store_path} has no committed run: build it first")
+        store.discard_uncommitted()  # a writer killed mid-commit: not ours to publish
+        stones = tombstones.load(self.store_path)
+        inbox = Inbox(store)
+        known: dict[str, dict[str, Message]] = {}
+        fresh: dict[str, list[Message]] = defaultdict(list)
+        accepted: list[_Add] = []
+        for request in batch:
+            user = request.user_id
+            if (error := _forgotten(stones, request)) is not None:
+                request.error = error
+                request.done.set()
+                continue
+            if user not in known:
+                held = stored_messages(store, user) + inbox.messages(user)
+                known[user] = {m.message_id: m for m in held}
+            request.report = AddReport(user)
+            _number_turns(request, known[user])
+            for message in request.messages:
+                if message.message_id in known[user]:
+                    request.report.already.append(message.message_id)
+                else:
+                    known[user][message.message_id] = message
+                    fresh[user].append(message)
+                    request.report.added.append(message.message_id)
+            accepted.append(request)
+        if not fresh:
+            return
+        inbox.append([m for ms in fresh.values() for m in ms])  # durable from here on
+        everything = {u: _unforgotten(stones, u, known[u].values()) for u in fresh}
+        run_id = self._publish(store, everything, previous)
+        for request in accepted:
+            assert request.report is not None
+            request.report.run_id = run_id if request.report.added else ""
+
+    def republish(self, users: list[str]) -> str:
+        """Place `users` again from their stored and inbox messages (`fold_online`)."""
+        with writer_lock(self.store_path):
+            store = LanceStore(self.store_path, create=False)
+            previous = store.latest_run()
+            if previous is None or not users:
+                return ""
+            store.discard_uncommitted()
+            stones, inbox = tombstones.load(self.store_path), Inbox(store)
+            everything = {}
+            for user in users:
+                held = {m.message_id: m for m in stored_messages(store, user)}
+                held |= {m.message_id: m for m in inbox.messages(user) if m.message_id not in held}
+                if user not in stones.users and held:
+                    everything[user] = _unforgotten(stones, user, held.values())
+            return self._publish(store, everything, previous) if everything else ""
+
+    def _publish(
+        self, store: LanceStore, users: dict[str, list[Message]], previous: dict[str, Any]
+    ) -> str:
+        """Compile each user from all its messages, replace their rows, append the run row."""
+        started = datetime.now(UTC)
+        embedder = embedder_for(self.cfg.embed)
+        if self._extractor is None:
+            self._extractor = MemoExtractor(build_labeled_extractor(self.cfg.extract), self._drafts)
+        cached = CachedEmbedder(embedder.embed, embedder.dim, embedder.static, self._vectors)
+        tables: dict[str, list[pa.Table]] = defaultdict(list)
+        for messages in users.values():
+            memory = build_user_memory(messages, self.cfg, self._extractor, cached)  # type: ignore[arg-type]
+            for name, table in memory_tables(memory, embedder.dim).items():
+                tables[name].append(table)
+        self._remember(cached)
+        owners = sorted(users)
+        for name in USER_TABLES:
+            data = pa.concat_tables(tables[name]) if tables[name] else None
+            if data is None:
+                continue
+            store.replace_users(name, data.to_reader(), embedder.dim, owners)
+        run_id = f"{RUN_PREFIX}{uuid.uuid4().hex[:12]}"
+        added = sum(len(m) for m in users.values())
+        store.record_run(
+            RunRecord(
+                run_id=run_id,
+                started_at=started,
+                finished_at=datetime.now(UTC),
+                input=f"online add for {len(owners)} users",
+                fingerprint=previous.get("fingerprint") or "",
+                counts={"online_users": len(owners), "online_messages_now": added},
+                watermark=_watermark(previous),
+            )
+        )
+        self.commits += 1
+        if self.commits % self.cfg.store.online_compact_every == 0:
+            for name in USER_TABLES:
+                if store.has(name):
+                    store.compact(name)
+            store.build_indexes(USER_TABLES)
+        return run_id
+
+    def _remember(self, cached: CachedEmbedder) -> None:
+        self._vectors.update(cached.fresh)
+        while len(self._vectors) > MEMO_ENTRIES:
+            self._vectors.pop(next(iter(self._vectors)))
+
+
+def _watermark(previous: dict[str, Any]) -> dict[str, Any]:
+    """What the archive reads so far: an online run keeps it (a nightly after it reads only
+    what is new)."""
+    return json.loads(previous.get("watermark") or "{}")
+
+
+def fold_online(store_path: str, cfg: Config) -> list[str]:
+    """After a build or nightly commit: the users whose inbox holds messages the current
+    tables lack (an add that landed while the run read or compiled, whose rows the commit
+    replaced; or an add cut short between its inbox commit and its run row) placed again.
+    Returns them, sorted."""
+    store = LanceStore(store_path, create=False)
+    written = Inbox(store).read()
+    if written.num_rows == 0 or store.latest_run() is None:
+        return []
+    stones = tombstones.load(store_path)
+    pending: dict[str, set[str]] = defaultdict(set)
+    users = written.column("user_id").to_pylist()
+    for user, message_id in zip(users, written.column("message_id").to_pylist(), strict=True):
+        if not stones.names(user, message_id):
+            pending[user].add(message_id)
+    if store.has("messages") and pending:
+        held = store.scan("messages", sql_in("user_id", pending), ["user_id", "message_id"])
+        owners, ids = held.column("user_id").to_pylist(), held.column("message_id").to_pylist()
+        for user, message_id in zip(owners, ids, strict=True):
+            pending[user].discard(message_id)
+    lagging = sorted(u for u, ids in pending.items() if ids)
+    if lagging:
+        OnlineWriter(store_path, cfg).republish(lagging)
+    return lagging
+
+
+def _unforgotten(stones: tombstones.Tombstones, user_id: str, messages: Any) -> list[Message]:
+    return [m for m in messages if not stones.names(user_id, m.message_id)]
+
+
+def _forgotten(stones: tombstones.Tombstones, request: _Add) -> ValueError | None:
+    """Why a tombstone refuses the add (None: it does not)."""
+    if request.user_id in stones.users:
+        return ValueError(f"refused: user {request.user_id!r} was forgotten (forget --undo first)")
+    named = [m.message_id for m in request.messages if stones.names(request.user_id, m.message_id)]
+    if named:
+        return ValueError(f"refused: message {named[0]!r} of {request.user_id!r} was forgotten")
+    return None
+
+
+def _number_turns(request: _Add, known: dict[str, Message]) -> None:
+    """A message sent without a turn_index follows the last turn of its session."""
+    if not request.defaulted:
+        return
+    last: dict[tuple[str, str], int] = {}
+    for m in known.values():
+        group = (m.conversation_id, m.session_id)
+        last[group] = max(last.get(group, -1), m.turn_index)
+    for i, message in enumerate(request.messages):
+        group = (message.conversation_id, message.session_id)
+        if i in request.defaulted:
+            message.turn_index = last.get(group, -1) + 1
+        last[group] = max(last.get(group, -1), message.turn_index)

@@ -1,0 +1,166 @@
+"""Online writes (cluster/online.py) on a real store: an add is durable, placed by the
+build's own compile, searchable at once, idempotent, refused whole when a row is bad or
+forgotten, kept by every later build and nightly, and undone by a forget."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from arborwiki.api import open_store
+from arborwiki.cluster.build import run_build
+from arborwiki.cluster.nightly import run_nightly
+from arborwiki.cluster.online import fold_online, validate_rows
+from arborwiki.core.config import load_config
+from arborwiki.core.records import Message
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.online import RUN_PREFIX, Inbox
+from arborwiki.storage.versions import apply_retention
+from tests.conftest import EXAMPLES, SAMPLE_SETTINGS
+
+ARCHIVE = EXAMPLES / "sample_archive.jsonl"
+KAYAK = "I just bought a red kayak called Bluebird for the lake trip."
+
+
+@pytest.fixture()
+def store(sample_store: Path, tmp_path: Path) -> Path:
+    """A copy of the sample store that this test may write to."""
+    copy = tmp_path / "store"
+    shutil.copytree(sample_store, copy)
+    return copy
+
+
+def _message_ids(store: Path, user: str) -> list[str]:
+    rows = LanceStore(store, create=False).rows("messages", user, columns=["message_id"])
+    return sorted(r["message_id"] for r in rows)
+
+
+def test_an_add_is_searchable_at_once_and_idempotent(store: Path) -> None:
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    before = _message_ids(store, "alice")
+    first = memory.add("alice", [{"message_id": "live-1", "role": "user", "text": KAYAK}])
+    assert first.added == ["live-1"] and first.already == []
+    assert first.run_id.startswith(RUN_PREFIX)
+    found = memory.query("alice", "what is my kayak called?")
+    assert found.evidence[0].message_id == "live-1"
+    again = memory.add("alice", [{"message_id": "live-1", "role": "user", "text": KAYAK}])
+    assert again.added == [] and again.already == ["live-1"] and again.run_id == ""
+    assert _message_ids(store, "alice") == sorted([*before, "live-1"])
+    # placed by the build's compile: it sits in a snapshot, a trajectory and a belief
+    row = LanceStore(store, create=False).rows("messages", "alice", "message_id", ["live-1"])[0]
+    assert row["snapshot_id"] and row["trajectory_id"]
+    chains = memory.history("alice", "kayak").chains
+    assert any("Bluebird" in v.value for c in chains for v in c.versions)
+    # another user's memory does not hold it
+    assert all(e.message_id != "live-1" for e in memory.query("bob", "kayak Bluebird").evidence)
+
+
+def test_a_bad_row_refuses_the_whole_add(store: Path) -> None:
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    before = _message_ids(store, "alice")
+    with pytest.raises(ValueError, match="message 1: bad role|role"):
+        memory.add("alice", [{"message_id": "ok-1", "text": "fine"}, {"text": "x", "role": "boss"}])
+    with pytest.raises(ValueError, match="timestamp"):
+        memory.add("alice", [{"message_id": "ok-2", "text": "fine", "timestamp": "yesterday-ish"}])
+    assert _message_ids(store, "alice") == before
+    assert Inbox(LanceStore(store, create=False)).read().num_rows == 0
+
+
+def test_rows_follow_the_batch_readers_rules() -> None:
+    messages, defaulted = validate_rows("u", [{"text": "hi", "timestamp": "2024-05-01T10:00:00Z"}])
+    assert messages[0].user_id == "u" and messages[0].session_id == "2024-05-01"
+    assert messages[0].message_id.startswith("online-") and defaulted == {0}
+    with pytest.raises(ValueError, match="user_id 'v' is not 'u'"):
+        validate_rows("u", [{"text": "hi", "user_id": "v"}])
+    with pytest.raises(ValueError, match="empty text"):
+        validate_rows("u", [{"text": "   "}])
+
+
+def test_forget_removes_an_online_write_and_refuses_it_again(store: Path) -> None:
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    memory.add("alice", [{"message_id": "live-1", "text": KAYAK}])
+    report = memory.forget("alice", ["live-1"])
+    assert report.removed["online"] == 1 and report.removed["messages"] == 1
+    assert "live-1" not in _message_ids(store, "alice")
+    assert all(e.message_id != "live-1" for e in memory.query("alice", "kayak").evidence)
+    with pytest.raises(ValueError, match="'live-1' of 'alice' was forgotten"):
+        memory.add("alice", [{"message_id": "live-1", "text": KAYAK}])
+    memory.forget("user-4")
+    with pytest.raises(ValueError, match="user 'user-4' was forgotten"):
+        memory.add("user-4", [{"text": "hello again"}])
+
+
+def test_builds_and_nightly_keep_what_agents_wrote(store: Path) -> None:
+    cfg = load_config(overrides=SAMPLE_SETTINGS)
+    memory = open_store(store, config=cfg)
+    memory.add("bob", [{"message_id": "b-live", "text": "My new bike is a green Cannondale."}])
+    assert run_nightly(str(ARCHIVE), str(store), cfg).mode == "up to date"
+    summary = run_build(str(ARCHIVE), str(store), cfg)
+    assert "b-live" in _message_ids(store, "bob")
+    assert summary.rows_read == summary.messages + summary.quarantined  # the add counted
+    found = open_store(store, config=cfg).query("bob", "which bike do I have")
+    assert found.evidence[0].message_id == "b-live"
+
+
+def test_an_add_cut_short_after_its_inbox_commit_is_placed_by_the_next_run(store: Path) -> None:
+    cfg = load_config(overrides=SAMPLE_SETTINGS)
+    lost = Message(
+        user_id="alice",
+        conversation_id="alice",
+        session_id="2024-06-01",
+        message_id="cut-short",
+        turn_index=0,
+        speaker="user",
+        role="user",
+        text="I am learning to play the tuba now.",
+        timestamp="2024-06-01T10:00:00Z",  # type: ignore[arg-type]
+    )
+    Inbox(LanceStore(store, create=False)).append([lost])  # durable, never published
+    assert "cut-short" not in _message_ids(store, "alice")
+    assert fold_online(str(store), cfg) == ["alice"]
+    assert "cut-short" in _message_ids(store, "alice")
+    assert fold_online(str(store), cfg) == []  # nothing left behind
+
+
+def test_concurrent_writers_lose_and_duplicate_nothing(store: Path) -> None:
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    acknowledged: list[tuple[str, str]] = []
+    errors: list[Exception] = []
+
+    def write(user: str, n: int) -> None:
+        for i in range(n):
+            try:
+                done = memory.add(user, [{"message_id": f"{user}-w{i}", "text": f"note {i}"}])
+                acknowledged.extend((user, m) for m in done.added)
+            except Exception as exc:  # noqa: BLE001 — counted, asserted below
+                errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(u, 3)) for u in ("alice", "bob", "o'connor")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(acknowledged) == 9
+    for user in ("alice", "bob", "o'connor"):
+        stored = _message_ids(store, user)
+        written = [m for m in stored if m.startswith(f"{user}-w")]
+        assert written == [f"{user}-w{i}" for i in range(3)]
+    online_runs = [r for r in LanceStore(store).runs() if r["run_id"].startswith(RUN_PREFIX)]
+    assert 1 <= len(online_runs) <= 9  # adds that arrived together shared one commit
+
+
+def test_online_commits_are_not_what_keep_runs_counts(store: Path) -> None:
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    memory.add("alice", [{"message_id": "a1", "text": "first note"}])
+    memory.add("alice", [{"message_id": "a2", "text": "second note"}])
+    lance = LanceStore(store, create=False)
+    build = next(r for r in lance.runs() if not r["run_id"].startswith(RUN_PREFIX))
+    apply_retention(lance, keep_runs=1, retention_hours=0.0)
+    from arborwiki.storage.versions import list_runs
+
+    restorable = {r.run_id: r.restorable for r in list_runs(lance)}
+    assert restorable[build["run_id"]]  # the build is still a rollback target
