@@ -1,7 +1,9 @@
 """The memory as MCP tools, on the maintained MCP Python SDK (`mcp.server.MCPServer`).
 
-Four tools over a `MemoryStore` (`arborwiki.api`): `search_memory`, `localize_turn`,
-`belief_history`, `read_page`. Each returns the same response model as the Python API,
+Tools over a `MemoryStore` (`arborwiki.api`): `search_memory`, `add_memory`,
+`localize_turn`, `belief_history`, `read_page`, and `forget_memory` on a server started
+with `allow_forget` (off by default: forgetting is for the memory's owner to allow).
+Each returns the same response model as the Python API,
 the CLI's `--json` and HTTP (MCP structured output, its schema the model's), plus a text
 an agent's model reads. `arborwiki mcp` serves them over stdio (jobs/mcp.py); `arborwiki
 serve --http-port` mounts `served_memory_server` at /mcp (cluster/http_mcp.py).
@@ -22,8 +24,16 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
 from arborwiki.api import MemoryStore
-from arborwiki.core.query.requests import MAX_BUDGET_TOKENS, MAX_TEXT, MAX_USER_ID
+from arborwiki.core.query.requests import (
+    MAX_ADD_MESSAGES,
+    MAX_BUDGET_TOKENS,
+    MAX_TEXT,
+    MAX_USER_ID,
+    NewMessage,
+)
 from arborwiki.core.query.result import (
+    AddResult,
+    ForgetResult,
     HistoryResult,
     LocalizeResult,
     MemoryPage,
@@ -76,16 +86,21 @@ def ranked_text(result: QueryResult) -> str:
     return "\n".join(lines)
 
 
-def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
-    """An MCP server whose tools read `store`, scoped to `user` when one is given."""
+def memory_server(
+    store: MemoryStore, user: str | None = None, allow_forget: bool = False
+) -> MCPServer:
+    """An MCP server whose tools read and write `store`, scoped to `user` when one is
+    given; `forget_memory` only with `allow_forget` (a server flag, off by default)."""
     scope = UserScope(user)
     owner = f" of user {user!r}" if user else ""
     server = MCPServer(
         SERVER_NAME,
         instructions=f"Long-term memory{owner} compiled from past conversations. "
-        "search_memory finds cited evidence for a question; localize_turn says which "
-        "earlier task a live turn continues; belief_history shows how a belief changed; "
-        "read_page reads the Memory Wiki (start with the index).",
+        "search_memory finds cited evidence for a question; add_memory writes the turns "
+        "worth remembering (searchable at once); localize_turn says which earlier task a "
+        "live turn continues; belief_history shows how a belief changed; read_page reads "
+        "the Memory Wiki (start with the index)."
+        + (" forget_memory forgets messages or the whole user." if allow_forget else ""),
     )
     UserArg = Annotated[str | None, Field(max_length=MAX_USER_ID, description=scope.describe())]
 
@@ -122,6 +137,51 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
             content=[TextContent(type="text", text=ranked_text(result))],
             structured_content=result.model_dump(mode="json"),
         )
+
+    @server.tool()
+    def add_memory(
+        messages: Annotated[
+            list[NewMessage],
+            Field(
+                min_length=1,
+                max_length=MAX_ADD_MESSAGES,
+                description="the turns to remember, oldest first: each needs `text`; give "
+                "`message_id` so a retried call stores nothing twice, `role` "
+                "(user/assistant) and `timestamp` (ISO 8601, default now) when known",
+            ),
+        ],
+        user_id: UserArg = None,
+    ) -> Annotated[CallToolResult, AddResult]:
+        """Write turns to the user's long-term memory now: stored durably, placed in the
+        task they continue, beliefs updated; search_memory finds them at once."""
+        who = scope.resolve(user_id)
+        done = call(lambda: store.add(who, messages))
+        return CallToolResult(
+            content=[TextContent(type="text", text=done.text())],
+            structured_content=done.model_dump(mode="json"),
+        )
+
+    if allow_forget:
+
+        @server.tool()
+        def forget_memory(
+            message_ids: Annotated[
+                list[Annotated[str, Field(min_length=1, max_length=MAX_USER_ID)]],
+                Field(
+                    max_length=MAX_ADD_MESSAGES,
+                    description="the messages to forget; empty: everything of the user",
+                ),
+            ],
+            user_id: UserArg = None,
+        ) -> Annotated[CallToolResult, ForgetResult]:
+            """Forget messages (or the whole user) from memory, every stored version and
+            the derived beliefs and pages; a tombstone keeps them from coming back."""
+            who = scope.resolve(user_id)
+            done = call(lambda: store.forget(who, message_ids))
+            return CallToolResult(
+                content=[TextContent(type="text", text=done.text())],
+                structured_content=done.model_dump(mode="json"),
+            )
 
     @server.tool()
     def localize_turn(
@@ -172,10 +232,11 @@ def memory_server(store: MemoryStore, user: str | None = None) -> MCPServer:
     return server
 
 
-def served_memory_server(client: "QueryClient") -> MCPServer:
+def served_memory_server(client: "QueryClient", allow_forget: bool = False) -> MCPServer:
     """The tools over the query actors a Serve replica's client reaches, unscoped (like
     every HTTP route, each call names its user): what `arborwiki serve --http-port` hands
     the HTTP ingress to mount at /mcp (jobs/serve.py → cluster/http_mcp.py)."""
     from arborwiki.cluster.remote_store import ActorBackend  # Ray: only where it serves
 
-    return memory_server(MemoryStore(ActorBackend(client, "the query actors"), "serving"))
+    backend = ActorBackend(client, "the query actors")
+    return memory_server(MemoryStore(backend, "serving"), allow_forget=allow_forget)

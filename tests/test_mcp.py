@@ -18,7 +18,7 @@ from arborwiki.core.query.result import HistoryResult, LocalizeResult, MemoryPag
 from arborwiki.mcp_server import UserScope, memory_server
 from tests.conftest import SAMPLE_SETTINGS
 
-TOOLS = {"search_memory", "localize_turn", "belief_history", "read_page"}
+TOOLS = {"search_memory", "add_memory", "localize_turn", "belief_history", "read_page"}
 RABBIT = "What is the name of the new rabbit?"
 
 
@@ -114,3 +114,34 @@ def test_user_scope() -> None:
         UserScope(None).resolve(None)
     with pytest.raises(ValueError, match="blank"):
         UserScope(" ")
+
+
+async def _agent_writes(store: Path) -> dict[str, Any]:
+    memory = arborwiki.open_store(store, overrides=SAMPLE_SETTINGS)
+    turn = {"message_id": "live-7", "role": "user", "text": "My sister Mira moved to Lisbon."}
+    async with Client(memory_server(memory, "alice", allow_forget=True)) as client:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        added = await client.call_tool("add_memory", {"messages": [turn]})
+        found = await client.call_tool("search_memory", {"question": "Where does Mira live?"})
+        other = await client.call_tool("add_memory", {"messages": [turn], "user_id": "bob"})
+        forgot = await client.call_tool("forget_memory", {"message_ids": ["live-7"]})
+        after = await client.call_tool("search_memory", {"question": "Where does Mira live?"})
+    async with Client(memory_server(memory, "alice")) as client:
+        off = {t.name for t in (await client.list_tools()).tools}
+    return locals()
+
+
+def test_an_agent_adds_finds_and_forgets_through_mcp(sample_store: Path, tmp_path: Path) -> None:
+    import shutil
+
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store)
+    got = anyio.run(_agent_writes, store)
+    assert got["tools"] == TOOLS | {"forget_memory"} and got["off"] == TOOLS
+    assert not got["added"].is_error and "stored 1 new message" in got["added"].content[0].text
+    found = QueryResult.model_validate(got["found"].structured_content)
+    assert "live-7" in [e.message_id for e in found.evidence[:3]]
+    assert got["other"].is_error and "refused" in got["other"].content[0].text
+    assert not got["forgot"].is_error and "forgot 1 message" in got["forgot"].content[0].text
+    after = QueryResult.model_validate(got["after"].structured_content)
+    assert all(e.message_id != "live-7" for e in after.evidence)
