@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arborwiki.core.query.result import RESPONSES
+from arborwiki.core.query.result import RESPONSES, WRITES
+
+SHAPES = RESPONSES | WRITES
 
 WAYS_IN = {  # call → (Python, CLI, HTTP, MCP tool)
     "query": (
@@ -33,6 +35,18 @@ WAYS_IN = {  # call → (Python, CLI, HTTP, MCP tool)
         "`GET /pages`",
         "`read_page` (one `MemoryPage`)",
     ),
+    "add": (
+        "`store.add(user, messages)`",
+        "—",
+        "`POST /memory`",
+        "`add_memory`",
+    ),
+    "forget": (
+        "`store.forget(user, message_ids)`",
+        "`arborwiki forget --json`",
+        "`POST /forget` (`serve --allow-forget`)",
+        "`forget_memory` (`--allow-forget`)",
+    ),
 }
 
 HEADER = """# Response shapes
@@ -55,7 +69,7 @@ def render() -> str:
     hold, in order of first use)."""
     lines = [HEADER, "| call | Python | CLI | HTTP | MCP tool | response |", "|---" * 6 + "|"]
     for call, (python, cli, http, tool) in WAYS_IN.items():
-        model = RESPONSES[call].__name__
+        model = SHAPES[call].__name__
         lines.append(
             f"| {call} | {python} | {cli} | {http} | {tool} | [`{model}`](#{model.lower()}) |"
         )
@@ -74,7 +88,7 @@ def render() -> str:
 def _models() -> dict[str, dict[str, Any]]:
     """Every model's JSON schema (serialization mode: what a client receives), by name."""
     found: dict[str, dict[str, Any]] = {}
-    for model in RESPONSES.values():
+    for model in SHAPES.values():
         schema = model.model_json_schema(mode="serialization")
         defs = schema.pop("$defs", {})
         found.setdefault(model.__name__, schema)

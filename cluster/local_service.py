@@ -18,7 +18,7 @@ from arborwiki.cluster.online import OnlineWriter
 from arborwiki.core.answer.answerer import Answerer
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.core.query.result import RESPONSES, AddResult, ForgetResult
+from arborwiki.core.query.result import RESPONSES, WRITES, AddResult, ForgetResult
 from arborwiki.core.query.service import QueryService
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.storage import paths
@@ -38,8 +38,6 @@ __all__ = [
 ]
 
 DEFAULT_REFRESH_SECONDS = 5.0
-WRITES: dict[str, type[BaseModel]] = {"add": AddResult, "forget": ForgetResult}
-"""The calls that change a store (the rest only read it)."""
 
 
 def existing_store(store_path: str) -> str:

@@ -49,6 +49,7 @@ from arborwiki.storage.online import RUN_PREFIX, Inbox, writer_lock
 from arborwiki.storage.tables import USER_TABLES, memory_tables
 
 MAX_ROWS_PER_ADD = 1000
+__all__ = ["RUN_PREFIX", "AddReport", "OnlineWriter", "fold_online", "validate_rows"]
 MEMO_ENTRIES = 200_000
 """Drafts and vectors this writer keeps in memory (each a few KB at most)."""
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arborwiki.cluster.online import RUN_PREFIX as ONLINE_RUN_PREFIX
 from arborwiki.core.config import Config
-from arborwiki.storage.online import RUN_PREFIX as ONLINE_RUN_PREFIX
 
 COUNT_KEYS = ("users", "messages", "snapshots", "claims", "wiki_pages")
 TABLE_ABBREVIATIONS = {

@@ -260,3 +260,6 @@ RESPONSES: dict[str, type[BaseModel]] = {
     "pages": PagesResult,
 }
 """The response model of each call, by the call's name (HTTP route, CLI command, method)."""
+
+WRITES: dict[str, type[BaseModel]] = {"add": AddResult, "forget": ForgetResult}
+"""The calls that change a store, by name, and what each answers."""

@@ -115,3 +115,19 @@ def test_an_error_naming_files_or_library_internals_is_not_shown(
     from arborwiki.cluster.http_server import _INTERNAL
 
     assert bool(_INTERNAL.search(message)) is internal
+
+
+def test_an_add_over_http_is_cited_by_every_replica_at_once(served: tuple[str, Path]) -> None:
+    """Replicas refresh every 30 s here: only the broadcast after the add makes the next
+    query on either replica cite it; /forget is refused on a server without --allow-forget."""
+    url, _ = served
+    turn = {"message_id": "h-1", "role": "user", "text": "My bike lock code is 4471."}
+    status, body = call(f"{url}/memory", {"user_id": "bob", "messages": [turn]})
+    assert status == 200 and body["added"] == ["h-1"], body
+    for _ in range(4):  # the client spreads calls over both replicas
+        status, found = call(f"{url}/query", {"user_id": "bob", "question": "bike lock code?"})
+        assert status == 200 and found["evidence"][0]["message_id"] == "h-1"
+    status, body = call(f"{url}/memory", {"user_id": "bob", "messages": [turn | {"x": 1}]})
+    assert status == 422 and "x" in body["error"]
+    status, body = call(f"{url}/forget", {"user_id": "bob", "message_ids": ["h-1"]})
+    assert status == 403 and "--allow-forget" in body["error"]

@@ -1,0 +1,187 @@
+"""Benchmark: online writes (`MemoryStore.add`, cluster/online.py) — add → queryable latency
+for users with long histories, and concurrent writers with readers.
+
+Builds (or reuses, `--store`) a store of `--users` synthetic users with `--messages` each
+(rules extractor, static embedder: the defaults), then, in one process:
+
+1. latency: `--adds` adds of one new message to the first user, each followed by a query
+   that must cite it; the first add is cold (this process drafts and embeds the user's
+   history once), the rest warm. Reports p50/p95/max of the add and of add → cited.
+2. load: `--writers` threads each adding one message at a time to its own user and
+   `--readers` threads querying random users, for `--seconds`; then every acknowledged id
+   is looked up in the store: lost (acknowledged, not stored) and duplicated (stored twice)
+   ids are counted, as are errors and online commits (adds that arrived together share one).
+
+    python -m benchmarks.online_writes --store /tmp/online-bench --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import threading
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from arborwiki.api import MemoryStore, open_store
+from arborwiki.core.config import load_config
+from arborwiki.core.schema import messages_to_table
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.online import RUN_PREFIX
+from arborwiki.synthetic import generate_archive
+from benchmarks.query_latency import percentiles
+
+RESULTS = Path(__file__).parent / "results" / "online_writes.md"
+TURNS = 8
+
+
+def build_store(store: Path, users: int, messages: int) -> None:
+    from arborwiki.cluster.build import run_build
+
+    archive = store.parent / f"{store.name}-archive.parquet"
+    rows = generate_archive(users, seed=46, sessions=max(1, messages // TURNS))
+    clean = [m.model_copy(update={"extra": {}}) for m in rows]
+    pq.write_table(messages_to_table(clean), archive)
+    summary = run_build(str(archive), str(store), load_config(overrides=["ray.num_shards=4"]))
+    print(summary.line())
+
+
+def latency(memory: MemoryStore, user: str, adds: int, tag: str) -> dict[str, list[float]]:
+    timings: dict[str, list[float]] = {"add": [], "cited": []}
+    for i in range(adds):
+        code, mid = f"K{tag}{i:03d}Z", f"lat-{tag}-{i}"
+        text = f"My locker code at the climbing gym is {code}, do not lose it."
+        started = time.perf_counter()
+        done = memory.add(user, [{"message_id": mid, "role": "user", "text": text}])
+        added = time.perf_counter()
+        found = memory.query(user, f"what is my locker code {code}?")
+        cited = time.perf_counter()
+        if done.added != [mid]:
+            raise AssertionError(f"add {i} stored nothing new: {done}")
+        if mid not in [e.message_id for e in found.evidence]:
+            raise AssertionError(f"add {i} is not cited by the next query")
+        timings["add"].append(added - started)
+        timings["cited"].append(cited - started)
+    return timings
+
+
+def load(
+    memory: MemoryStore,
+    store: Path,
+    users: list[str],
+    writers: int,
+    readers: int,
+    seconds: float,
+    tag: str,
+) -> dict[str, float]:
+    acknowledged: list[tuple[str, str]] = []
+    errors: list[str] = []
+    reads = Counter[str]()
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+
+    def write(user: str, w: int) -> None:
+        i = 0
+        while time.monotonic() < stop:
+            mid = f"load-{tag}-{w}-{i}"
+            try:
+                done = memory.add(user, [{"message_id": mid, "text": f"load note {w} {i}"}])
+                with lock:
+                    acknowledged.extend((user, m) for m in done.added)
+            except Exception as exc:  # noqa: BLE001 — counted
+                errors.append(f"add: {exc}")
+            i += 1
+
+    def read(r: int) -> None:
+        rng = random.Random(r)
+        while time.monotonic() < stop:
+            try:
+                memory.query(rng.choice(users), "what did I note about the load?")
+                reads["ok"] += 1
+            except Exception as exc:  # noqa: BLE001 — counted
+                errors.append(f"query: {exc}")
+
+    runs_before = len(LanceStore(store, create=False).runs())
+    threads = [
+        threading.Thread(target=write, args=(users[w % len(users)], w)) for w in range(writers)
+    ]
+    threads += [threading.Thread(target=read, args=(r,)) for r in range(readers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    lance = LanceStore(store, create=False)
+    stored = Counter[tuple[str, str]]()
+    for user in users:
+        for row in lance.rows("messages", user, columns=["message_id"]):
+            if row["message_id"].startswith(f"load-{tag}-"):
+                stored[(user, row["message_id"])] += 1
+    runs = lance.runs()[runs_before:]
+    return {
+        "acknowledged": len(acknowledged),
+        "lost": sum(1 for key in acknowledged if stored[key] == 0),
+        "duplicated": sum(1 for n in stored.values() if n > 1),
+        "unacknowledged_stored": sum(1 for k in stored if k not in set(acknowledged)),
+        "errors": len(errors),
+        "reads": reads["ok"],
+        "online_commits": sum(1 for r in runs if r["run_id"].startswith(RUN_PREFIX)),
+        "seconds": seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", type=Path, default=Path("/tmp/online-bench/store"))
+    parser.add_argument("--users", type=int, default=8)
+    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--adds", type=int, default=30)
+    parser.add_argument("--writers", type=int, default=8)
+    parser.add_argument("--readers", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--write", action="store_true", help="append to results/online_writes.md")
+    args = parser.parse_args()
+    if not (args.store / "messages.lance").exists():
+        args.store.parent.mkdir(parents=True, exist_ok=True)
+        build_store(args.store, args.users, args.messages)
+    memory = open_store(args.store)
+    users = [f"user-{u + 1:04d}" for u in range(args.users)]
+    tag = f"{int(time.time()):x}"  # ids new to the store, whatever ran before on it
+    timings = latency(memory, users[0], args.adds, tag)
+    result = load(memory, args.store, users, args.writers, args.readers, args.seconds, tag)
+    rows = [
+        "| measure | value |",
+        "|---|---|",
+        f"| stored messages of the user written to | {args.messages} |",
+        f"| cold add (first in this process) | {timings['add'][0] * 1000:.0f} ms |",
+    ]
+    for key in ("add", "cited"):
+        p50, p95, _ = percentiles(timings[key][1:])
+        rows.append(
+            f"| warm {'add' if key == 'add' else 'add → cited by a query'} p50 / p95 / max "
+            f"({len(timings[key]) - 1} adds) | {p50:.0f} / {p95:.0f} / "
+            f"{max(timings[key][1:]) * 1000:.0f} ms |"
+        )
+    rows.append(
+        f"| load: {args.writers} writers on {min(args.writers, args.users)} users + "
+        f"{args.readers} readers, {args.seconds:.0f} s | acknowledged {result['acknowledged']}, "
+        f"lost {result['lost']}, duplicated {result['duplicated']}, errors {result['errors']}, "
+        f"reads {result['reads']}, online commits {result['online_commits']} |"
+    )
+    table = "\n".join(rows)
+    print(table)
+    if args.write:
+        head = (
+            f"\n## {datetime.now(UTC):%Y-%m-%d %H:%M} UTC — {platform.machine()}, "
+            f"{len(__import__('os').sched_getaffinity(0))} cores, in process, rules + static\n\n"
+        )
+        with RESULTS.open("a") as out:
+            out.write(head + table + "\n")
+
+
+if __name__ == "__main__":
+    main()
