@@ -398,16 +398,37 @@ def evaluate_threads_cmd(
     ),
     store: str | None = typer.Option(None, help="reuse or build this store (default OUT/store)"),
     reuse_store: bool = typer.Option(False, help="as for `evaluate locomo`"),
+    online: bool = typer.Option(
+        False,
+        "--online",
+        help="replay every session after each user's first through `add` (JSONL archive), "
+        "localizing each user turn before it is written (jobs/evaluate_online.py)",
+    ),
+    users: int | None = typer.Option(None, "--users", help="with --online: the first N users"),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
 ) -> None:
     """Trajectories and trees against labelled messages (purity, inverse purity, ARI,
-    V-measure, with baselines), and `localize` against the nearest-message baseline."""
+    V-measure, with baselines), and `localize` against the nearest-message baseline; with
+    --online, `localize` turn by turn as an agent writes."""
     import sys
 
     from arborwiki.jobs.evaluate_threads import DEFAULT_LABELLINGS, evaluate_threads
 
     labellings = tuple(by) if by else DEFAULT_LABELLINGS
+    if online:
+        from arborwiki.jobs.evaluate_online import SCORES, replay_online
+
+        command = "arborwiki " + " ".join(sys.argv[1:])
+        found = replay_online(
+            archive, labels, out, config_from(config, set), labellings[0], users, command
+        )
+        for key in ("all", "switch_or_return"):
+            row = found[key]
+            print(f"{key}: " + ", ".join(f"{s} {row[s]}/{row['turns']}" for s in SCORES))
+        print(f"add p50 {found['add_ms'].get('p50')} ms p95 {found['add_ms'].get('p95')} ms")
+        print(f"-> {out}/report.md")
+        return
     metrics = evaluate_threads(
         archive,
         labels,

@@ -24,7 +24,7 @@ from arborwiki.core.forest.profiles import ThreadProfiles
 from arborwiki.core.query.reader import MemoryReader, MessageRef
 from arborwiki.core.query.result import CrossEvidence, LocalizeResult, PathStep
 from arborwiki.core.records import EvidenceItem, Message, Snapshot, Trajectory, Window, stable_id
-from arborwiki.core.words import content_words
+from arborwiki.core.words import content_tokens, content_words
 
 ONLINE_SESSION = "online"
 CROSS_BRANCH_EVIDENCE = 8
@@ -97,8 +97,13 @@ def thread_profiles(
 
 
 def place_turn(entry: UserForest, sigma: Snapshot, turn_text: str, cfg: AttachConfig) -> Placement:
-    """The thread whose profile the turn is closest to (its closest trajectory), when the
-    cosine reaches `turn_similarity`; else the forest's cascade (`Forest.locate`)."""
+    """A turn with no content word of its own ("Thank you!", "How about 16:30 then?")
+    continues the active state, the user's latest trajectory: it says nothing that could
+    start or name another task. Otherwise the thread whose profile the turn is closest to
+    (its closest trajectory), when the cosine reaches `turn_similarity`; else the forest's
+    cascade (`Forest.locate`)."""
+    if entry.order and not content_tokens(turn_text):
+        return entry.forest.at_tail(entry.order[-1], "continuation", 0.0)
     match = entry.profiles.match(turn_text, entry.order)
     if match is not None and match.tree_score >= cfg.turn_similarity:
         return entry.forest.at_tail(match.trajectory_id, "thread", match.tree_score)
