@@ -168,8 +168,9 @@ def test_mcp_tools_over_streamable_http(base_url: str) -> None:
             return tools, bob, anonymous
 
     tools, bob, anonymous = anyio.run(session)
-    assert {t.name for t in tools.tools} == {
+    assert {t.name for t in tools.tools} == {  # no forget_memory: serve without --allow-forget
         "search_memory",
+        "add_memory",
         "localize_turn",
         "belief_history",
         "read_page",

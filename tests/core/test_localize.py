@@ -352,3 +352,22 @@ def test_history_shows_each_version_with_the_message_that_changed_it(cfg: Config
     assert [s.text for s in new.sources] == ["I moved to Denver"]
     assert result.chains[0].attribute == "lives in"
     assert QueryService(reader, embedder, cfg).history("u2", "lives").chains == []
+
+
+def test_a_turn_with_no_word_of_its_own_continues_the_latest_trajectory(
+    cfg: Config, embedder
+) -> None:
+    """ "Thank you, that is all" names no task: it continues the active state, the latest
+    trajectory (the laptop one here, later than every marathon node), not NEW; a turn with
+    words still goes where its words point."""
+    reader, _ = _turn_forest_reader(cfg, embedder)
+    service = QueryService(reader, embedder, cfg)
+    result = service.localize("u1", "Thank you, that is all for now!")
+    assert (result.decision, result.trajectory_id, result.stage) == (
+        "CONTINUE",
+        "traj_laptop",
+        "continuation",
+    )
+    assert service.localize("u1", "long run of 20 miles for the marathon").trajectory_id == (
+        "traj_run"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,6 @@ from arborwiki.cluster import forget as forget_module
 from arborwiki.jobs.cli import app
 from arborwiki.storage.lance_store import LanceStore, sql_str
 from tests.jobs.test_cli_format import SAMPLE
-from tests.processes import run_cli
 
 run = CliRunner().invoke
 
@@ -138,17 +138,22 @@ def test_a_forget_while_a_build_compiles_is_not_undone(
     with archive.open("a", encoding="utf-8") as out:  # the next build has alice to commit
         out.write(_row("alice", "alice-new", "Zqxracemark arrived.", 99))
     original = getattr(build_module, step)
-    forgets: list[subprocess.CompletedProcess[str]] = []
+    forgets: list[subprocess.Popen[str]] = []
+    command = [sys.executable, "-m", "arborwiki.jobs.cli", "forget", "--store", str(store)]
 
     def forget_then_go_on(*args: object, **kwargs: object) -> object:
         if not forgets:  # the build has read alice's rows: she is forgotten now
-            forgets.append(run_cli("forget", "--store", str(store), "--user", "alice"))
+            forgets.append(subprocess.Popen([*command, "--user", "alice"], text=True))
+            if step == "_build_shards":
+                forgets[0].wait(timeout=120)
+            # about to commit, the build holds the store's writer lock: the forget waits
+            # for the commit and its run row, then deletes what the commit wrote
         return original(*args, **kwargs)
 
     monkeypatch.setattr(build_module, step, forget_then_go_on)
     built = run(app, ["build", *_io(archive, store)])
     assert built.exit_code == 0, built.output
-    assert forgets[0].returncode == 0, forgets[0].stderr
+    assert forgets[0].wait(timeout=120) == 0
     assert _count(store, "alice") == 0 and _files_with(store, "Zqxracemark") == []
     assert _count(store, "bob") > 0  # the others' rows are committed
     monkeypatch.undo()
