@@ -63,6 +63,7 @@ def test_eight_callers_see_no_error_while_a_user_is_forgotten(
     served: tuple[str, Path], cfg: Config
 ) -> None:
     url, store = served
+    _an_add_is_cited_by_every_replica_at_once(url)
     for user, question in QUESTIONS.items():  # every replica has read every table once
         for _ in range(4):
             assert call(f"{url}/query", {"user_id": user, "question": question})[0] == 200
@@ -117,17 +118,17 @@ def test_an_error_naming_files_or_library_internals_is_not_shown(
     assert bool(_INTERNAL.search(message)) is internal
 
 
-def test_an_add_over_http_is_cited_by_every_replica_at_once(served: tuple[str, Path]) -> None:
+def _an_add_is_cited_by_every_replica_at_once(url: str) -> None:
     """Replicas refresh every 30 s here: only the broadcast after the add makes the next
-    query on either replica cite it; /forget is refused on a server without --allow-forget."""
-    url, _ = served
+    query on either replica cite it; /forget is refused on a server without --allow-forget.
+    (Part of the test below: it shares that test's served store.)"""
     turn = {"message_id": "h-1", "role": "user", "text": "My bike lock code is 4471."}
-    status, body = call(f"{url}/memory", {"user_id": "bob", "messages": [turn]})
+    status, body = call(f"{url}/memory", {"user_id": "alice", "messages": [turn]})
     assert status == 200 and body["added"] == ["h-1"], body
     for _ in range(4):  # the client spreads calls over both replicas
-        status, found = call(f"{url}/query", {"user_id": "bob", "question": "bike lock code?"})
+        status, found = call(f"{url}/query", {"user_id": "alice", "question": "bike lock code?"})
         assert status == 200 and found["evidence"][0]["message_id"] == "h-1"
-    status, body = call(f"{url}/memory", {"user_id": "bob", "messages": [turn | {"x": 1}]})
+    status, body = call(f"{url}/memory", {"user_id": "alice", "messages": [turn | {"x": 1}]})
     assert status == 422 and "x" in body["error"]
-    status, body = call(f"{url}/forget", {"user_id": "bob", "message_ids": ["h-1"]})
+    status, body = call(f"{url}/forget", {"user_id": "alice", "message_ids": ["h-1"]})
     assert status == 403 and "--allow-forget" in body["error"]
