@@ -199,10 +199,10 @@ def history_cmd(
 ) -> None:
     """How a user's beliefs about something changed, and which message changed them: the
     chains of the belief asked about (where someone lives, their job …), best first."""
-    from arborwiki.jobs.history import belief_history, render_history
+    from arborwiki.jobs.history import belief_history
 
     result = belief_history(store, user, about, config_from(config, set), limit)
-    text = render_history(result)
+    text = result.text()
     print(json.dumps(result.model_dump(mode="json"), indent=2) if as_json else text)
 
 
@@ -217,10 +217,10 @@ def localize_cmd(
     set: list[str] | None = SetOpt,
 ) -> None:
     """Which stored state a live turn continues, its branch path and cross-branch evidence."""
-    from arborwiki.jobs.localize import localize_turn, render_localize
+    from arborwiki.jobs.localize import localize_turn
 
     result = localize_turn(store, user, turn, config_from(config, set))
-    text = render_localize(result)
+    text = result.text()
     print(json.dumps(result.model_dump(mode="json"), indent=2) if as_json else text)
 
 

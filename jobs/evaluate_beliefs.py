@@ -12,7 +12,6 @@ from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import Config
 from arborwiki.core.evaluation.beliefs import BeliefScores, ChangeLabel, score_beliefs
 from arborwiki.jobs.evaluate import build_or_reuse
-from arborwiki.jobs.history import render_history
 
 
 def read_labels(path: str) -> tuple[list[ChangeLabel], dict[str, set[str]]]:
@@ -47,7 +46,7 @@ def evaluate_beliefs(
 
     def history(user_id: str, about: str) -> tuple[Any, str]:
         found = service.history(user_id, about)
-        return found, render_history(found)
+        return found, found.text()
 
     scores = score_beliefs(
         labels,

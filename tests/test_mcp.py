@@ -3,6 +3,7 @@ subprocess, scoped to one user), and the same tools in-process without a scope."
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,13 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 import arborwiki
 from arborwiki.core.query.result import HistoryResult, LocalizeResult, MemoryPage, QueryResult
-from arborwiki.mcp_server import UserScope, memory_server
+from arborwiki.mcp_server import (
+    TEXT_CHARS_PER_TOKEN,
+    TOOL_TEXT_CHARS,
+    UserScope,
+    memory_server,
+    untitled_schema,
+)
 from tests.conftest import SAMPLE_SETTINGS
 
 TOOLS = {"search_memory", "add_memory", "localize_turn", "belief_history", "read_page"}
@@ -49,13 +56,15 @@ def test_stdio_server_cites_evidence_and_refuses_other_users(sample_store: Path)
     tools = {t.name: t for t in got["tools"]}
     assert set(tools) == TOOLS
     # the tool's output schema is the response model's: one declaration
-    assert tools["search_memory"].output_schema == QueryResult.model_json_schema()
-    assert tools["read_page"].output_schema == MemoryPage.model_json_schema()
+    assert tools["search_memory"].output_schema == untitled_schema(QueryResult.model_json_schema())
+    assert tools["read_page"].output_schema == untitled_schema(MemoryPage.model_json_schema())
 
     search = got["search"]
     assert not search.is_error
     result = QueryResult.model_validate(search.structured_content)
     assert result.user_id == "alice" and result.evidence[0].message_id == "alice-032"
+    # no budget_tokens given: what the default max_chars holds, not query.budget_tokens
+    assert 0 < result.context_tokens <= TOOL_TEXT_CHARS // TEXT_CHARS_PER_TOKEN
     assert all(e.message_id.startswith("alice-") for e in result.evidence)
     text = search.content[0].text
     assert "[alice-032] 2024-07-02 Alice: We adopted a rabbit" in text.splitlines()[1]
@@ -86,6 +95,23 @@ async def _unscoped(store: Path) -> dict[str, Any]:
                 "belief_history", {"about": "where does she live", "user_id": "alice"}
             ),
             "page": await client.call_tool("read_page", {"page": "nope", "user_id": "alice"}),
+            "extra": await client.call_tool(
+                "search_memory", {"question": RABBIT, "user_id": "alice", "top_k": 3}
+            ),
+            "unknown": {
+                tool: await client.call_tool(tool, {key: "where", "user_id": "alicee"})
+                for tool, key in [
+                    ("search_memory", "question"),
+                    ("localize_turn", "turn"),
+                    ("belief_history", "about"),
+                ]
+            },
+            "cut": await client.call_tool(
+                "search_memory",
+                {"question": RABBIT, "user_id": "alice", "max_chars": 500, "budget_tokens": 2000},
+            ),
+            "index": await client.call_tool("read_page", {"user_id": "alice"}),
+            "schemas": {t.name: t.input_schema for t in (await client.list_tools()).tools},
         }
 
 
@@ -99,6 +125,53 @@ def test_unscoped_server_needs_the_user_on_every_call(sample_store: Path) -> Non
     history = HistoryResult.model_validate(got["history"].structured_content)
     assert any(c.attribute == "lives in" for c in history.chains)
     assert got["page"].is_error and "no page 'nope'" in got["page"].content[0].text
+
+
+def test_tools_refuse_unknown_arguments_and_users_and_bound_their_text(sample_store: Path) -> None:
+    """An argument a tool does not take is refused, not ignored; a read for a user the
+    store does not hold is an error naming the id, not an empty memory; `max_chars` bounds
+    the text in whole lines, the last saying what was cut (issue 46)."""
+    got = anyio.run(_unscoped, sample_store)
+    assert got["extra"].is_error and "top_k" in got["extra"].content[0].text
+    assert all(schema["additionalProperties"] is False for schema in got["schemas"].values())
+    for tool, refused in got["unknown"].items():
+        assert refused.is_error, tool
+        assert "no memory for user 'alicee'" in refused.content[0].text, tool
+    cut, full = got["cut"], QueryResult.model_validate(got["cut"].structured_content)
+    lines = cut.content[0].text.splitlines()
+    notes = [i for i, line in enumerate(lines) if line.startswith("[… ")]
+    assert len(cut.content[0].text) <= 500 and len(notes) == 1
+    note = lines[notes[0]]
+    assert note.endswith("not shown; raise max_chars or lower budget_tokens]")
+    shown = lines[1 : notes[0]]
+    assert shown == [
+        f"[{e.message_id}] {e.timestamp:%Y-%m-%d} {e.speaker}: {e.text}"
+        for e in full.evidence[: len(shown)]
+    ]
+    assert 0 < len(shown) < len(full.evidence)
+    assert f"{len(full.evidence) - len(shown)} more line(s)" in note
+
+
+def test_a_long_page_is_read_in_parts_that_add_up_to_it(sample_store: Path) -> None:
+    async def parts() -> tuple[str, list[str]]:
+        server = memory_server(arborwiki.open_store(sample_store, overrides=SAMPLE_SETTINGS))
+        texts, offset = [], 0
+        async with Client(server) as client:
+            while True:
+                got = await client.call_tool(
+                    "read_page", {"user_id": "alice", "offset": offset, "max_chars": 500}
+                )
+                texts.append(got.content[0].text)
+                found = re.search(r"offset=(\d+)\)\]$", texts[-1])
+                if not found:
+                    return got.structured_content["markdown"], texts
+                offset = int(found.group(1))
+
+    markdown, texts = anyio.run(parts)
+    assert len(markdown) > 500 and len(texts) >= 2
+    assert all(len(t) <= 500 for t in texts)
+    bodies = [t.rsplit("\n", 1)[0] for t in texts[:-1]] + [texts[-1]]
+    assert "\n".join(bodies) == markdown
 
 
 def test_user_scope() -> None:

@@ -12,6 +12,26 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+QUESTION_SHOWN = 200  # characters of the question a bounded text repeats
+
+
+def fit_lines(lines: list[str], max_chars: int | None, more: str = "") -> str:
+    """`lines` joined, whole lines only, within `max_chars` (None: all), the last line
+    saying how many were cut and, in `more`, how to see them: a result an agent's model
+    holds, never a line cut in half."""
+    text = "\n".join(lines)
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    kept: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        note = f"[… {len(lines) - i} more line(s) not shown{more}]"
+        if used + len(line) + 1 + len(note) > max_chars:
+            return "\n".join([*kept, note])
+        kept.append(line)
+        used += len(line) + 1
+    return text  # unreachable: the text did not fit, so some line did not
+
 
 class PageRef(BaseModel):
     """A wiki page the question was routed to."""
@@ -116,6 +136,25 @@ class QueryResult(BaseModel):
             lines.append(f"  {c.labelled()}")
         return "\n".join(lines)
 
+    def text(self, max_chars: int | None = None) -> str:
+        """What an agent's model reads (MCP `search_memory`): the evidence best first with
+        [message_id] citations and dates, then the `now:`/changed/fact lines (kept to a third
+        of `max_chars`, so evidence always has room), within `max_chars` in all."""
+        asked = (
+            self.question
+            if len(self.question) <= QUESTION_SHOWN
+            else self.question[:QUESTION_SHOWN] + "…"
+        )
+        head = f"Evidence for {asked!r} (best first; cite as [message_id]):"
+        evidence = [
+            f"[{e.message_id}] {e.timestamp:%Y-%m-%d} {e.speaker}: {e.text}" for e in self.evidence
+        ] or [f"(no evidence in {self.user_id!r}'s memory)"]
+        lines = [c.labelled() for c in self.claims]
+        beliefs = fit_lines(lines, max_chars and max_chars // 3, "; ask a narrower question")
+        room = max_chars and max_chars - len(head) - len(beliefs) - 2
+        more = "; raise max_chars or lower budget_tokens"
+        return "\n".join(filter(None, [head, fit_lines(evidence, room, more), beliefs]))
+
 
 class PathStep(BaseModel):
     """One state on the branch-local context (root → located node)."""
@@ -160,6 +199,22 @@ class LocalizeResult(BaseModel):
         None, description="set when the turn's features and the stored ones differ in kind"
     )
 
+    def text(self, max_chars: int | None = None) -> str:
+        """Decision, then the branch path root → node, then other branches' evidence."""
+        head = f"{self.decision} ({self.reason}, score {self.score:.3f})"
+        if self.trajectory_id:
+            head += f" trajectory {self.trajectory_id} node {self.node_id}"
+        lines = [head] + ([f"note: {self.note}"] if self.note else [])
+        for depth, step in enumerate(self.path):
+            cites = ",".join(step.message_ids)
+            lines.append(f"  {'  ' * depth}{step.timestamp:%Y-%m-%d} {step.summary} [{cites}]")
+        if self.evidence:
+            lines.append("evidence from other branches:")
+            for e in self.evidence:
+                cites = ",".join(e.source_message_ids)
+                lines.append(f"  ({e.kind}, {e.status}) {e.text} [{cites}]")
+        return fit_lines(lines, max_chars, "; raise max_chars")
+
 
 class SourceMessage(BaseModel):
     """A message that stated a belief version."""
@@ -198,6 +253,24 @@ class HistoryResult(BaseModel):
     user_id: str = Field(description="the memory owner")
     about: str = Field(description="what was asked about")
     chains: list[HistoryChain] = Field(description="each belief that matched")
+
+    def text(self, max_chars: int | None = None) -> str:
+        """Each chain, version by version: op, date, value, [message ids] and what was said."""
+        if not self.chains:
+            return f"no beliefs about {self.about!r} for user {self.user_id!r}"
+        lines = []
+        for i, chain in enumerate(self.chains, 1):
+            lines.append(f"chain {i}: {chain.subject} / {chain.attribute}")
+            for v in chain.versions:
+                when = v.event_time or v.recorded_at.date()
+                cites = ",".join(v.source_message_ids)
+                value = f"no longer: {v.value}" if v.op == "DEPRECATE" else v.value  # an ending
+                lines.append(f"  {v.op:<9} {when:%Y-%m-%d} [{v.status}] {value} [{cites}]")
+                lines += [
+                    f"      {m.message_id} {m.timestamp:%Y-%m-%d} {m.speaker}: {m.text}"
+                    for m in v.sources
+                ]
+        return fit_lines(lines, max_chars, "; raise max_chars or ask about one belief")
 
 
 class MemoryPage(BaseModel):

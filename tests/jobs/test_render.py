@@ -101,7 +101,6 @@ def test_a_history_says_which_version_ended_the_belief() -> None:
     """The DEPRECATE version is the ending ("I was laid off from Acme"): its value reads
     "no longer: Acme", not "Acme" as if the job were held again."""
     from arborwiki.core.query.result import HistoryResult
-    from arborwiki.jobs.history import render_history
 
     def version(cid: str, op: str, status: str, value: str, day: int) -> dict[str, object]:
         return {
@@ -124,9 +123,9 @@ def test_a_history_says_which_version_ended_the_belief() -> None:
             version("c2", "DEPRECATE", "active", "Acme", 9),
         ],
     }
-    text = render_history(
-        HistoryResult.model_validate({"user_id": "hugo", "about": "job", "chains": [chain]})
-    )
+    text = HistoryResult.model_validate(
+        {"user_id": "hugo", "about": "job", "chains": [chain]}
+    ).text()
     assert text.splitlines()[1:] == [
         "  ADD       2024-03-01 [deprecated] Acme [m1]",
         "  DEPRECATE 2024-03-09 [active] no longer: Acme [m9]",
