@@ -188,6 +188,7 @@ class LocalizeResult(BaseModel):
     )
     node_id: str | None = Field(description="the forest node it continues (CONTINUE)")
     trajectory_id: str | None = Field(description="that node's trajectory (CONTINUE)")
+    title: str | None = Field(None, description="that trajectory's title (CONTINUE)")
     score: float = Field(description="the placement's score (higher: closer)")
     stage: str = Field(description="which step of the placement decided")
     reason: str = Field(description="why, in words")
@@ -203,7 +204,8 @@ class LocalizeResult(BaseModel):
         """Decision, then the branch path root → node, then other branches' evidence."""
         head = f"{self.decision} ({self.reason}, score {self.score:.3f})"
         if self.trajectory_id:
-            head += f" trajectory {self.trajectory_id} node {self.node_id}"
+            titled = f" {self.title!r}" if self.title else ""
+            head += f" trajectory{titled} {self.trajectory_id} node {self.node_id}"
         lines = [head] + ([f"note: {self.note}"] if self.note else [])
         for depth, step in enumerate(self.path):
             cites = ",".join(step.message_ids)

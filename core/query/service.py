@@ -591,9 +591,13 @@ class QueryService:
         sigma = pseudo_snapshot(window, self._extractor, self.embedder)
         placement = place_turn(entry, sigma, turn_text, self.cfg.attach)
         evidence = self.reader.evidence(user_id)
-        return localize_result(
+        found = localize_result(
             user_id, turn_text, placement, forest, snapshots, evidence, self._extractor.name
         )
+        if found.trajectory_id:  # its title as stored, what query results and pages show
+            titles = {t.trajectory_id: t.title for t in self.reader.all_trajectories(user_id)}
+            found.title = titles.get(found.trajectory_id)
+        return found
 
     def pages(self, user_id: str) -> PagesResult:
         """The user's Memory Wiki pages (none for a user this store does not hold)."""

@@ -190,6 +190,11 @@ def test_localize_continues_the_marathon_branch_with_its_path(cfg: Config, embed
     result = service.localize("u1", "marathon training: long run of 18 miles, slow but steady")
     assert result.decision == "CONTINUE"
     assert result.trajectory_id == "traj_run"
+    run = next(t for t in reader.trajectories_ if t.trajectory_id == "traj_run")
+    assert result.title == run.title and "marathon" in run.title  # what an agent reads back
+    assert result.text().startswith(
+        f"CONTINUE ({result.reason}, score {result.score:.3f}) trajectory {run.title!r} traj_run"
+    )
     assert result.node_id == stable_id("node", "s3")
     assert [s.snapshot_id for s in result.path] == ["s1", "s2", "s3"]
     assert result.path[0].summary == snaps[0].summary
