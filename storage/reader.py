@@ -25,7 +25,7 @@ from arborwiki.core.config import QueryConfig
 from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
 from arborwiki.core.query.speakers import SpeakerSessions
-from arborwiki.core.query.user_search import Scored, UserSearch
+from arborwiki.core.query.user_search import RowScore, UserSearch
 from arborwiki.core.records import (
     Claim,
     EvidenceItem,
@@ -83,7 +83,7 @@ class Searchable(Generic[R]):
             near = dates.mask(self.days)
             allowed = near if allowed is None else allowed & near
         has_text = bool(text and text.strip())
-        found: list[Scored]
+        found: list[RowScore]
         if vector is not None and has_text:
             found = self.index.hybrid(text or "", vector, limit, allowed)
         elif vector is not None:

@@ -30,7 +30,7 @@ import numpy as np
 
 from arborwiki.core.config import AttachConfig
 from arborwiki.core.forest.node_index import GrowingArray, NodeVectors, Postings
-from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage
+from arborwiki.core.forest.placement import NodeCandidate, Placement, PlacementStage
 from arborwiki.core.forest.scoring import (
     GScore,
     SnapshotFeatures,
@@ -164,12 +164,14 @@ class Forest:
             return self._at_tail(sigma, trajs[-1], "resume", branch=True)
         return Placement("NEW", "new")
 
-    def _at_tail(self, sigma: Snapshot, tid: str, stage: Stage, branch: bool) -> Placement:
+    def _at_tail(self, sigma: Snapshot, tid: str, stage: PlacementStage, branch: bool) -> Placement:
         """CONTINUE at trajectory `tid`'s tail (`branch`: as a new trajectory), scored by g."""
         score = _Scorer(self, sigma, "").g(self._traj_index[tid]).total
         return self.at_tail(tid, stage, score, branch)
 
-    def at_tail(self, tid: str, stage: Stage, score: float, branch: bool = False) -> Placement:
+    def at_tail(
+        self, tid: str, stage: PlacementStage, score: float, branch: bool = False
+    ) -> Placement:
         """CONTINUE at the tail of trajectory `tid` (a decision made outside `locate`)."""
         node = self._nodes[int(self._tails.view()[self._traj_index[tid]])]
         return Placement("CONTINUE", stage, score, node.node_id, tid, fork=branch)
@@ -223,7 +225,7 @@ class Forest:
         keep = np.asarray(ranked[: self.cfg.max_candidates], dtype=np.int64)
         return hits[np.isin(node_traj[hits], keep)]
 
-    def _continue(self, scorer: _Scorer, best: int, stage: Stage) -> Placement:
+    def _continue(self, scorer: _Scorer, best: int, stage: PlacementStage) -> Placement:
         node = self._nodes[best]
         return Placement(
             "CONTINUE",

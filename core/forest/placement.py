@@ -9,7 +9,7 @@ from typing import Literal
 from arborwiki.core.forest.scoring import GScore
 
 Decision = Literal["CONTINUE", "NEW"]
-Stage = Literal["empty", "continuation", "return", "resume", "thread", "hybrid", "new"]
+PlacementStage = Literal["empty", "continuation", "return", "resume", "thread", "hybrid", "new"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Placement:
     """CONTINUE (node, trajectory, fork?) or NEW, why, and the ranked candidates seen."""
 
     decision: Decision
-    stage: Stage
+    stage: PlacementStage
     score: float = 0.0
     node_id: str | None = None
     trajectory_id: str | None = None

@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TypeVar
+
 from arborwiki.core.query.reader import Hit, MessageRef
+
+K = TypeVar("K", bound=Hashable)
+
+
+def reciprocal_rank(
+    lists: Iterable[tuple[float, Sequence[K]]], k: int, first_rank: int = 0
+) -> dict[K, float]:
+    """Weighted reciprocal-rank fusion, the one implementation: each key's sum over the
+    lists of weight / (k + rank), ranks counted from `first_rank`. The dict keeps the order
+    in which keys first appear (earlier list, then better rank), so a stable sort of it
+    breaks ties that way."""
+    score: dict[K, float] = {}
+    for weight, ranked in lists:
+        for rank, key in enumerate(ranked, first_rank):
+            score[key] = score.get(key, 0.0) + weight / (k + rank)
+    return score
 
 
 def fuse_hits(
@@ -13,16 +32,13 @@ def fuse_hits(
 
     Equal scores keep the order in which the messages first appeared — earlier list, then
     better rank — because the dict keeps insertion order and the sort is stable."""
-    score: dict[str, float] = {}
     refs: dict[str, MessageRef] = {}
-    for weight, ranked in lists:
-        for rank, ref in enumerate(ranked):
-            mid = ref.message.message_id
-            if mid in score:
-                score[mid] += weight / (rrf_k + rank)
-            else:
-                score[mid] = weight / (rrf_k + rank)
-                refs[mid] = ref
+    for _, ranked in lists:
+        for ref in ranked:
+            refs.setdefault(ref.message.message_id, ref)
+    score = reciprocal_rank(
+        ((weight, [ref.message.message_id for ref in ranked]) for weight, ranked in lists), rrf_k
+    )
     order = sorted(score, key=score.__getitem__, reverse=True)[:limit]
     return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
 

@@ -27,7 +27,7 @@ SearchMode = Literal["hybrid", "vector", "text"]
 class Hit(NamedTuple, Generic[R]):
     """A search result: the record, its 0-based rank and the engine's relevance score. A
     named tuple, not a frozen dataclass: a warm question makes ~370 of these (and ~180
-    `user_search.Scored`), and a frozen dataclass's `__init__` sets each field through
+    `user_search.RowScore`), and a frozen dataclass's `__init__` sets each field through
     `object.__setattr__` (benchmarks/results/query_latency.md, "Session 10")."""
 
     record: R

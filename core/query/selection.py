@@ -67,7 +67,7 @@ class Coverage:
 
 
 @dataclass(frozen=True)
-class Scored:
+class ScoredCandidate:
     candidate: Candidate
     total: float
     parts: dict[str, float]
@@ -79,7 +79,7 @@ def _delta(have: frozenset[str], target: frozenset[str], covered: set[str]) -> f
     return len((have & target) - covered) / len(target)
 
 
-def s_score(c: Candidate, targets: Targets, covered: Coverage, cfg: QueryConfig) -> Scored:
+def s_score(c: Candidate, targets: Targets, covered: Coverage, cfg: QueryConfig) -> ScoredCandidate:
     """S(T) for one candidate given what the already-selected trajectories cover."""
     repeated = len(c.entities & covered.entities) / len(c.entities) if c.entities else 0.0
     same_cluster = 1.0 if c.cluster and c.cluster in covered.clusters else 0.0
@@ -94,19 +94,19 @@ def s_score(c: Candidate, targets: Targets, covered: Coverage, cfg: QueryConfig)
         "family": cfg.w_family * float(c.family),
         "redundancy": -cfg.p_redundancy * (repeated + same_cluster),
     }
-    return Scored(c, sum(parts.values()), parts)
+    return ScoredCandidate(c, sum(parts.values()), parts)
 
 
 def select_trajectories(
     candidates: list[Candidate], targets: Targets, k: int, cfg: QueryConfig
-) -> list[Scored]:
+) -> list[ScoredCandidate]:
     """Greedy: first the best s_rank, then each next maximizes S(T) given the coverage so far.
     With `coverage_terms` off: the top k by s_rank (what all-zero weights would pick)."""
     pool = sorted(candidates, key=lambda c: (-c.s_rank, c.trajectory_id))
     if not pool:
         return []
     if not cfg.coverage_terms:
-        return [Scored(c, c.s_rank, {"s_rank": c.s_rank}) for c in pool[:k]]
+        return [ScoredCandidate(c, c.s_rank, {"s_rank": c.s_rank}) for c in pool[:k]]
     covered = Coverage()
     first = s_score(pool[0], targets, covered, cfg)
     chosen, covered_ids = [first], {pool[0].trajectory_id}

@@ -57,7 +57,7 @@ from arborwiki.core.query.result import (
     QueryResult,
     SelectedTrajectory,
 )
-from arborwiki.core.query.selection import Scored, select_trajectories, selection_inputs
+from arborwiki.core.query.selection import ScoredCandidate, select_trajectories, selection_inputs
 from arborwiki.core.query.speakers import named_speakers, without_names
 from arborwiki.core.query.threads import thread_members
 from arborwiki.core.records import Trajectory, WikiPage
@@ -84,7 +84,7 @@ class Route:
     pages: list[Hit[WikiPage]]
     hits: list[Hit[MessageRef]]
     trajectories: list[Trajectory]
-    chosen: list[Scored]
+    chosen: list[ScoredCandidate]
     # Ranked lists fused into the evidence order (weight, messages): routed-trajectory hits
     # and page citations; their weight is scaled per budget (see QueryService.evidence_hits).
     routed_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)

@@ -29,6 +29,7 @@ import bm25s
 import numpy as np
 import Stemmer
 
+from arborwiki.core.query.fusion import reciprocal_rank
 from arborwiki.core.words import FUNCTION_WORDS, verb_form_lemma
 
 MAX_TOKEN_CHARS = 40
@@ -50,7 +51,7 @@ def analyze(text: str) -> list[str]:
     return [t for t in terms if t]
 
 
-class Scored(NamedTuple):
+class RowScore(NamedTuple):
     """A row of the searched set (its position in it) and its score: BM25 for text, minus
     the squared L2 distance for vectors, the fused reciprocal-rank score for hybrid."""
 
@@ -80,7 +81,7 @@ class UserSearch:
         if self._has_terms:
             self._bm25.index(terms, show_progress=False)
 
-    def text(self, query: str, limit: int, allowed: np.ndarray | None = None) -> list[Scored]:
+    def text(self, query: str, limit: int, allowed: np.ndarray | None = None) -> list[RowScore]:
         """Rows sharing a term with `query`, best BM25 first (ties: row order)."""
         vocabulary = self._bm25.vocab_dict if self._has_terms else {}
         terms = [t for t in analyze(query) if t in vocabulary]
@@ -115,7 +116,7 @@ class UserSearch:
 
     def vector(
         self, query: Sequence[float], limit: int, allowed: np.ndarray | None = None
-    ) -> list[Scored]:
+    ) -> list[RowScore]:
         """The `limit` nearest rows by squared L2 distance (ties: row order)."""
         if not self.size or limit <= 0:
             return []
@@ -130,24 +131,22 @@ class UserSearch:
         vector: Sequence[float],
         limit: int,
         allowed: np.ndarray | None = None,
-    ) -> list[Scored]:
+    ) -> list[RowScore]:
         """Both legs at `limit`, fused by reciprocal rank (1 / (rank + k), ranks from 1);
         equal fused scores keep the vector leg's rows first, then the text leg's, as
         lancedb's RRF reranker orders them."""
         vector_leg = self.vector(vector, limit, allowed)
         text_leg = self.text(text, limit, allowed)
-        fused: dict[int, float] = {}
-        for leg in (vector_leg, text_leg):
-            for rank, hit in enumerate(leg, 1):
-                fused[hit.row] = fused.get(hit.row, 0.0) + 1.0 / (rank + self.rrf_k)
+        legs = ((1.0, [hit.row for hit in leg]) for leg in (vector_leg, text_leg))
+        fused = reciprocal_rank(legs, self.rrf_k, first_rank=1)
         order = sorted(fused, key=lambda row: -fused[row])  # stable: first-seen order on ties
-        return [Scored(row, fused[row]) for row in order[:limit]]
+        return [RowScore(row, fused[row]) for row in order[:limit]]
 
 
-def _best(rows: np.ndarray, scores: np.ndarray, limit: int) -> list[Scored]:
+def _best(rows: np.ndarray, scores: np.ndarray, limit: int) -> list[RowScore]:
     """The `limit` rows of `rows` with the highest scores, ties broken by row order."""
     if rows.size == 0:
         return []
     order = rows[np.lexsort((rows, -scores[rows]))][:limit]
     # tolist() converts in one call what int()/float() per numpy scalar converts one by one
-    return [Scored(r, s) for r, s in zip(order.tolist(), scores[order].tolist(), strict=True)]
+    return [RowScore(r, s) for r, s in zip(order.tolist(), scores[order].tolist(), strict=True)]

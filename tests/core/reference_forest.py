@@ -22,7 +22,7 @@ from arborwiki.core.forest.lifecycle import (
     corrected,
     slot_decision,
 )
-from arborwiki.core.forest.placement import NodeCandidate, Placement, Stage
+from arborwiki.core.forest.placement import NodeCandidate, Placement, PlacementStage
 from arborwiki.core.forest.scoring import (
     GScore,
     facet_bonus,
@@ -270,7 +270,7 @@ class ScanForest:
         return best if best.score >= tail.score + self.cfg.fork_margin else tail
 
     def _continue(
-        self, best: NodeCandidate, stage: Stage, seen: dict[str, NodeCandidate]
+        self, best: NodeCandidate, stage: PlacementStage, seen: dict[str, NodeCandidate]
     ) -> Placement:
         return Placement(
             "CONTINUE",

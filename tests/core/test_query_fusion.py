@@ -13,7 +13,7 @@ from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.fusion import fuse_hits, fuse_with_floor
 from arborwiki.core.query.questions import analyze_question, entity_subqueries
 from arborwiki.core.query.reader import Hit, MessageRef
-from arborwiki.core.query.selection import Candidate, Scored
+from arborwiki.core.query.selection import Candidate, ScoredCandidate
 from arborwiki.core.query.service import QueryService, Route
 from arborwiki.core.records import WikiPage
 from tests.builders import make_message
@@ -160,7 +160,7 @@ def test_vector_weight_follows_the_slots_the_budget_holds() -> None:
 def test_only_the_selected_threads_are_expanded() -> None:
     hits = [_long_ref("a", 1, "t1"), _long_ref("b", 1, "t2"), _long_ref("c", 1, "t3")]
     route = _route(hits, hits, hits)
-    chosen = Scored(Candidate("t9", 1.0), 1.0, {})
+    chosen = ScoredCandidate(Candidate("t9", 1.0), 1.0, {})
     route = Route("u", route.info, [], route.hits, [], [chosen], [], route.hit_lists)
     assert _service().expanded_trajectories(route) == ["t9"]
 
