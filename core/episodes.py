@@ -36,6 +36,7 @@ from sklearn.preprocessing import normalize
 
 from arborwiki.core.config import EpisodeConfig
 from arborwiki.core.records import Message
+from arborwiki.core.tfidf import column_idf, unit_tfidf
 from arborwiki.core.words import content_tokens, has_cue
 
 OWNER = "user"
@@ -117,9 +118,8 @@ def valleys(counts: sparse.csr_matrix, ex: Exchanges, depth: float) -> np.ndarra
     """TextTiling's depth score on adjacent exchanges: a cut before exchange i when the
     cosine of exchanges i−1 and i lies at least `depth` below the highest cosine on its
     left plus below the highest on its right, within the session."""
-    df = np.bincount(counts.indices, minlength=counts.shape[1])
     n = counts.shape[0]
-    vectors = normalize(counts.log1p() @ sparse.diags(np.log((n + 1) / (df + 1)) + 1.0))
+    vectors = unit_tfidf(counts, column_idf(counts))
     adjacent = np.asarray(vectors[1:].multiply(vectors[:-1]).sum(axis=1)).ravel()
     out = np.zeros(n, dtype=bool)
     bounds = np.flatnonzero(np.r_[ex.session_starts, True])
@@ -154,9 +154,8 @@ def _episode_vectors(
     """Unit TF-IDF vectors of the episodes (log counts; smoothed IDF over episodes) and IDF."""
     n = int(episode_of[-1]) + 1
     bag = (_indicator(episode_of, n) @ counts).tocsr()
-    df = np.bincount(bag.indices, minlength=bag.shape[1])
-    idf = np.log((n + 1) / (df + 1)) + 1.0
-    return normalize(bag.log1p() @ sparse.diags(idf)).tocsr(), idf
+    idf = column_idf(bag)
+    return unit_tfidf(bag, idf), idf
 
 
 _TAIL_BLOCK = 256  # later episodes scored against all episodes per sparse product

@@ -19,6 +19,7 @@ from scipy import sparse
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.preprocessing import normalize
 
+from arborwiki.core.tfidf import column_idf, unit_tfidf
 from arborwiki.core.words import content_tokens
 
 
@@ -54,11 +55,11 @@ class ThreadProfiles:
             (np.ones(len(owner)), (owner, np.arange(len(owner)))), shape=(n, len(owner))
         )
         bags = (by_trajectory @ counts).tocsr()
-        df = np.bincount(bags.indices, minlength=bags.shape[1])
-        self._idf = sparse.diags(np.log((n + 1) / (df + 1)) + 1.0)
-        self._turns = normalize(counts.log1p() @ self._idf).tocsr()
+        idf = column_idf(bags)
+        self._idf = sparse.diags(idf)
+        self._turns = unit_tfidf(counts, idf)
         self._turn_owner = owner
-        self._profiles = normalize(bags.log1p() @ self._idf).tocsr()
+        self._profiles = unit_tfidf(bags, idf)
         trees = sorted({tree_of[t] for t in self.trajectory_ids})
         self._tree_index = np.asarray([trees.index(tree_of[t]) for t in self.trajectory_ids])
         member = sparse.csr_matrix(

@@ -12,6 +12,7 @@ from arborwiki.core.config import AttachConfig
 from arborwiki.core.embedding import cosine
 from arborwiki.core.forest.state import TrajectoryState
 from arborwiki.core.records import Snapshot
+from arborwiki.core.tfidf import smoothed_idf
 from arborwiki.core.words import norm_set, norm_term, snapshot_terms
 
 
@@ -26,8 +27,7 @@ def term_idf(snapshots: Sequence[Snapshot]) -> dict[str, float]:
     for sigma in snapshots:
         for term in snapshot_terms(sigma):
             df[term] = df.get(term, 0) + 1
-    n = len(snapshots)
-    return {t: math.log((n + 1) / (d + 1)) + 1.0 for t, d in df.items()}
+    return {t: smoothed_idf(len(snapshots), d) for t, d in df.items()}
 
 
 def specific(terms: Iterable[str], idf: dict[str, float], cfg: AttachConfig) -> set[str]:
