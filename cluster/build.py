@@ -95,7 +95,7 @@ from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
 
 PID_FILE = "driver.pid"
-PLACEMENT_FIELDS = {
+NOT_IN_OUTPUT_FIELDS = {
     "ray": True,
     "extract": {
         "batch_size", "pool_size", "num_gpus", "actor_num_cpus", "max_concurrency",
@@ -210,7 +210,7 @@ def _embedded(extraction: dict[str, float]) -> str:
 
 def config_hash(cfg: Config) -> str:
     """What decides a shard's output: every setting but placement and speed."""
-    payload = cfg.model_dump_json(exclude=PLACEMENT_FIELDS)  # type: ignore[arg-type]
+    payload = cfg.model_dump_json(exclude=NOT_IN_OUTPUT_FIELDS)  # type: ignore[arg-type]
     return hashlib.blake2b(payload.encode(), digest_size=8).hexdigest()
 
 

@@ -398,8 +398,17 @@ class QueryConfig(Section):
         True, description="after the hits, admit the other turns of hits' threads (selected)"
     )
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
-    bm25_k1: float = Field(1.2, gt=0, description="BM25 term-frequency saturation (Lance's)")
-    bm25_b: float = Field(0.75, ge=0, le=1, description="BM25 length normalisation (Lance's)")
+    bm25_k1: float = Field(
+        1.2,
+        gt=0,
+        description="BM25 term-frequency saturation (bm25s, the in-memory per-user search)",
+    )
+    bm25_b: float = Field(
+        0.75,
+        ge=0,
+        le=1,
+        description="BM25 length normalisation (bm25s, the in-memory per-user search)",
+    )
     hybrid_rrf_k: int = Field(
         60, ge=1, description="reciprocal-rank constant fusing a hybrid search's two legs"
     )

@@ -162,7 +162,7 @@ def content_words(text: str) -> set[str]:
 
 def content_tokens(text: str) -> list[str]:
     """`content_words` in order with repeats, digits-only tokens, months and weekdays out
-    (they say when, not what about) and a plural "s" dropped as `stems` does: the counts
+    (they say when, not what about) and a plural "s" dropped as `singular_forms` does: the counts
     behind a TF-IDF vector of what a turn is about."""
     return [
         w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
@@ -171,7 +171,7 @@ def content_tokens(text: str) -> list[str]:
     ]
 
 
-def stems(text: str) -> set[str]:
+def singular_forms(text: str) -> set[str]:
     """Content words with a plural/3rd-person "s" dropped, so "live" finds "lives in"."""
     return {
         w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
@@ -229,7 +229,7 @@ def lemma_stems(text: str) -> frozenset[str]:
     """`stems` with a verb's form read as the verb: how a question's words meet a claim's
     (fact lines, claim citations). Cached: a thread's claims come back question after
     question."""
-    return frozenset(verb_form_lemma(w) for w in stems(text))
+    return frozenset(verb_form_lemma(w) for w in singular_forms(text))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.records import Claim, EvidenceItem, EvidenceKind, Snapshot, stable_id
 from arborwiki.core.slots import asked_slots, slot_of
-from arborwiki.core.words import norm_term, stems, words
+from arborwiki.core.words import norm_term, singular_forms, words
 
 EVENT_FACETS = ("event_type",)
 ARTIFACT_WORDS = frozenset(
@@ -100,7 +100,7 @@ def history(claims: list[Claim], about: str, limit: int = HISTORY_CHAINS) -> lis
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    query = stems(about)
+    query = singular_forms(about)
     asked = asked_slots(query | words(about))
     by_id = {c.claim_id: c for c in claims}
     scored: list[tuple[tuple[int, int, int, int, float], list[Claim]]] = []
@@ -116,10 +116,10 @@ def history(claims: list[Claim], about: str, limit: int = HISTORY_CHAINS) -> lis
         while chain[-1].superseded_by in by_id and len(chain) <= len(claims):
             chain.append(by_id[chain[-1].superseded_by or ""])
         in_slot = any((s := slot_of(c.attribute, c.value)) and s.name in asked for c in chain)
-        said = max(len(query & stems(f"{c.attribute} {c.value}")) for c in chain)
+        said = max(len(query & singular_forms(f"{c.attribute} {c.value}")) for c in chain)
         if not in_slot and not said:
             continue
-        named = any(query & stems(c.subject) for c in chain)
+        named = any(query & singular_forms(c.subject) for c in chain)
         latest = max(c.recorded_at for c in chain).timestamp()
         scored.append(((in_slot, said, named, len(chain) > 1, latest), chain))
     scored.sort(key=lambda p: p[0], reverse=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from arborwiki.core.records import Claim
 from arborwiki.core.slots import SLOTS, asked_slots, slot_of
 from arborwiki.core.wiki.text import no_longer
-from arborwiki.core.words import stems
+from arborwiki.core.words import singular_forms
 
 SET_MEMBERS_SHOWN = 3
 """Current members of a set slot (pets, hobbies) a question gets, newest first."""
@@ -25,7 +25,7 @@ def beliefs_about(claims: list[Claim], words: set[str]) -> list[Claim]:
     its subject), most shared first, then oldest. Not the claim's whole source sentence: a
     word the sentence happens to hold ("basketball" in "…has been playing for four months,
     basketball…") made a changed belief about something else look relevant."""
-    scored = [(len(words & stems(f"{c.attribute} {c.value}")), c) for c in claims]
+    scored = [(len(words & singular_forms(f"{c.attribute} {c.value}")), c) for c in claims]
     return [c for n, c in sorted(scored, key=lambda p: (-p[0], p[1].recorded_at)) if n]
 
 
@@ -67,5 +67,5 @@ def changed_in_slots(claims: list[Claim], named: set[str], words: set[str]) -> l
         if c.status != "active"
         and c.subject in named
         and (slot := slot_of(c.attribute, c.value)) is not None
-        and (slot.name in asked or words & stems(c.value))
+        and (slot.name in asked or words & singular_forms(c.value))
     ]

@@ -8,7 +8,7 @@ from functools import lru_cache
 from arborwiki.core.query.reader import Hit
 from arborwiki.core.records import Claim, WikiPage
 from arborwiki.core.wiki.writer import CITATION
-from arborwiki.core.words import lemma_stems, stems, verb_form_lemma
+from arborwiki.core.words import lemma_stems, singular_forms, verb_form_lemma
 
 CITED_PAGES_CACHED = 8192  # pages whose cited lines are kept (a page is ~1-3 KB of text)
 
@@ -22,7 +22,7 @@ def cited_lines(markdown: str) -> tuple[tuple[int, tuple[str, ...], frozenset[st
     for n, line in enumerate(markdown.splitlines()):
         ids = CITATION.findall(line)
         if ids:
-            out.append((n, tuple(ids), frozenset(stems(CITATION.sub(" ", line)))))
+            out.append((n, tuple(ids), frozenset(singular_forms(CITATION.sub(" ", line)))))
     return tuple(out)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from arborwiki.core.query.periods import Period, question_periods
 from arborwiki.core.words import FUNCTION_WORDS as STOP
-from arborwiki.core.words import stems
+from arborwiki.core.words import singular_forms
 
 _WORD = re.compile(r"[^\W_](?:[^\W_]|['\-])*")  # letters of any script, digits
 _COUNT = re.compile(r"\bhow (many|much|often)\b|\bnumber of\b|\bcount\b", re.I)
@@ -49,7 +49,7 @@ def analyze_question(text: str, known_entities: frozenset[str] = frozenset()) ->
 def subject_free_stems(info: QuestionInfo) -> set[str]:
     """The question's content stems without the words of the entities it names, possessives
     included ("Caroline's identity" → {"identity"}): what it asks about its subject."""
-    return stems(" ".join(info.tokens)) - stems(" ".join(info.entities))
+    return singular_forms(" ".join(info.tokens)) - singular_forms(" ".join(info.entities))
 
 
 def entity_subqueries(info: QuestionInfo) -> list[str]:

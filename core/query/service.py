@@ -62,7 +62,7 @@ from arborwiki.core.query.speakers import named_speakers, without_names
 from arborwiki.core.query.threads import thread_members
 from arborwiki.core.records import Trajectory, WikiPage
 from arborwiki.core.tokens import count_tokens
-from arborwiki.core.words import stems
+from arborwiki.core.words import singular_forms
 
 EVIDENCE_ROWS = TypeAdapter(list[EvidenceMessage])
 
@@ -527,7 +527,7 @@ class QueryService:
         named = {*info.entities, *route.speakers}
         if _FIRST_PERSON.search(info.text):  # "Where do I live now?", asked for the owner
             named |= self.reader.owner_names(user_id)
-        asked = stems(" ".join(info.tokens))  # "job" may name a trajectory entity too
+        asked = singular_forms(" ".join(info.tokens))  # "job" may name a trajectory entity too
         everyone = self.reader.all_claims(user_id) if named and asked else []
         changed = [
             c for c in self.reader.claims(user_id, route.selected_ids) if c.status != "active"

@@ -20,7 +20,7 @@ from arborwiki.core.pipeline import build_user_memory
 from arborwiki.core.query.beliefs import compact_claim, current_beliefs
 from arborwiki.core.records import Claim, Message
 from arborwiki.core.slots import SLOTS, asked_slots, slot_of
-from arborwiki.core.words import stems
+from arborwiki.core.words import singular_forms
 from tests.builders import make_message
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
@@ -243,8 +243,8 @@ def test_slot_decisions() -> None:
     assert slot_of("has", "a dog named Rex") is SLOTS["pet"]
     assert slot_of("is", "vegan") is SLOTS["diet"]
     assert slot_of("loves", "painting") is None
-    assert asked_slots(stems("Where does Priya live now?")) == {"home"}
-    assert asked_slots(stems("What is Rosa's job?")) == {"job"}
+    assert asked_slots(singular_forms("Where does Priya live now?")) == {"home"}
+    assert asked_slots(singular_forms("What is Rosa's job?")) == {"job"}
 
 
 def test_now_lines_and_history_read_the_asked_slot(build) -> None:
@@ -255,7 +255,7 @@ def test_now_lines_and_history_read_the_asked_slot(build) -> None:
             "I don't live in Phoenix anymore — we've been in Raleigh since March.",
         )
     )
-    asked = stems("Where does Priya live now?")
+    asked = singular_forms("Where does Priya live now?")
     now = current_beliefs(claims, {"priya"}, asked)
     assert [compact_claim(c).split(" (")[0] for c in now] == ["priya lives in Raleigh"]
     chains = history(claims, "Where does Priya live now?")
