@@ -13,4 +13,3 @@ def belief_history(
     from arborwiki.cluster.local_service import open_service
 
     return open_service(store, cfg).history(user_id, about, limit)
-

@@ -10,4 +10,3 @@ def localize_turn(store: str, user_id: str, turn_text: str, cfg: Config) -> Loca
     from arborwiki.cluster.local_service import open_service
 
     return open_service(store, cfg).localize(user_id, turn_text)
-
