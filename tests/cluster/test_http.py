@@ -44,6 +44,7 @@ LOCALIZE_KEYS = {
     "decision",
     "node_id",
     "trajectory_id",
+    "title",
     "score",
     "stage",
     "reason",
