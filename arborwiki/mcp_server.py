@@ -253,7 +253,7 @@ def memory_server(
         branch's states root → node and their message ids) or that none does (NEW)."""
         who = scope.resolve(user_id)
         found = call(lambda: store.localize(who, turn))
-        if not found.path:
+        if not found.stored_extractors:  # no stored snapshot at all: is the user held?
             held(who)
         return answer(found, found.text(max_chars))
 

@@ -218,6 +218,7 @@ def localize_result(
     snapshots: dict[str, Snapshot],
     evidence: list[EvidenceItem],
     turn_extractor: str = "rules",
+    title: str | None = None,
 ) -> LocalizeResult:
     """The online turn's answer: decision, branch-local context, cross-branch evidence.
 
@@ -239,6 +240,7 @@ def localize_result(
         decision=placement.decision,
         node_id=placement.node_id,
         trajectory_id=placement.trajectory_id,
+        title=title,
         score=round(placement.score, 6),
         stage=placement.stage,
         reason=placement.reason,

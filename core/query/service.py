@@ -591,13 +591,17 @@ class QueryService:
         sigma = pseudo_snapshot(window, self._extractor, self.embedder)
         placement = place_turn(entry, sigma, turn_text, self.cfg.attach)
         evidence = self.reader.evidence(user_id)
-        found = localize_result(
-            user_id, turn_text, placement, forest, snapshots, evidence, self._extractor.name
+        title = next(  # the title as stored: what query results and pages show
+            (
+                t.title
+                for t in self.reader.all_trajectories(user_id)
+                if t.trajectory_id == placement.trajectory_id
+            ),
+            None,
         )
-        if found.trajectory_id:  # its title as stored, what query results and pages show
-            titles = {t.trajectory_id: t.title for t in self.reader.all_trajectories(user_id)}
-            found.title = titles.get(found.trajectory_id)
-        return found
+        return localize_result(
+            user_id, turn_text, placement, forest, snapshots, evidence, self._extractor.name, title
+        )
 
     def pages(self, user_id: str) -> PagesResult:
         """The user's Memory Wiki pages (none for a user this store does not hold)."""
