@@ -101,15 +101,11 @@ NOT_IN_OUTPUT_FIELDS = {
         "batch_size", "pool_size", "num_gpus", "actor_num_cpus", "max_concurrency",
         "max_retries", "base_url", "engine_args", "cache_dir", "cache_rules",
     },
-    "build": {"read_batch_rows", "retry_errors", "max_failed_share", "abort_before_commit"},
+    "build": {"read_batch_rows", "retry_errors", "max_failed_share"},
     "store": True,
 }  # fmt: skip
 """Settings that decide where and how fast work runs (or stop it: a test's abort), never
 what it produces."""
-
-
-class InjectedAbort(RuntimeError):
-    """Raised on purpose between shard writes and commit (`build.abort_before_commit`)."""
 
 
 class TombstonesChanged(RuntimeError):
@@ -465,8 +461,6 @@ def compile_and_commit(
             counts[key] += value
         failures.extend(result.failures)
     _summarise(summary, counts, part, failures, extraction)
-    if cfg.build.abort_before_commit:
-        raise InjectedAbort("run stopped before its commit (build.abort_before_commit)")
     if not paths.exists(committed_marker) or failures:
         with writer_lock(store_dir):  # no online add or forget between tables and run row
             timeline.start("commit")
@@ -685,7 +679,6 @@ def _remove_superseded(work: str, keep: set[str], marker: str) -> None:
 __all__ = [
     "SUCCESS",
     "BuildSummary",
-    "InjectedAbort",
     "TombstonesChanged",
     "config_hash",
     "forget_leftovers",

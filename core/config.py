@@ -17,8 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from arborwiki.core.embed_weights import transformer_model_path
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
-TEST_HOOK: dict[str, Any] = {"test_hook": True}
-"""Marks a setting that exists for tests (fault injection): not in the shipped config."""
 
 
 class Section(BaseModel):
@@ -150,17 +148,6 @@ class BuildConfig(Section):
         ge=0,
         le=1,
         description="exit non-zero when failed users / users exceeds this (others still commit)",
-    )
-    fault_users: list[str] = Field(
-        default_factory=list,
-        description="fault injection for tests: compiling these user ids raises InjectedFault",
-        json_schema_extra=TEST_HOOK,
-    )
-    abort_before_commit: bool = Field(
-        False,
-        description="fault injection for tests: stop a run after its shard outputs are "
-        "written and before the commit (the store keeps its previous version)",
-        json_schema_extra=TEST_HOOK,
     )
 
 
@@ -698,15 +685,8 @@ def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
 
 
 def shipped_defaults() -> dict[str, Any]:
-    """The defaults `configs/default.yaml` ships: every setting but the test hooks (still
-    settable with --set, never in a user's file by default)."""
-    data = Config().model_dump(mode="json")
-    for name, section in Config.model_fields.items():
-        model = section.annotation
-        for key, field in getattr(model, "model_fields", {}).items():
-            if field.json_schema_extra == TEST_HOOK:
-                data[name].pop(key)
-    return data
+    """The defaults `configs/default.yaml` ships: every setting."""
+    return Config().model_dump(mode="json")
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> Config:

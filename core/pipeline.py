@@ -24,10 +24,6 @@ from arborwiki.core.wiki.compile import compile_wiki
 from arborwiki.core.windows import make_windows, order_messages
 
 
-class InjectedFault(RuntimeError):
-    """Raised on purpose for users named in `build.fault_users` (failure-path tests)."""
-
-
 @dataclass
 class UserWindows:
     """Stage 1's output for one user: messages in pipeline order, their windows and where
@@ -69,8 +65,6 @@ def compile_user(
     """Snapshots from drafts, vectors, forest, lifecycle, evidence and wiki for one user."""
     if len(extractions) != len(uw.windows):
         raise RuntimeError(f"{len(extractions)} drafts for {len(uw.windows)} windows")
-    if uw.user_id in cfg.build.fault_users:
-        raise InjectedFault(f"fault injected for user {uw.user_id!r} (build.fault_users)")
     snapshots = [
         to_snapshot(w, e.draft, e.extractor) for w, e in zip(uw.windows, extractions, strict=True)
     ]

@@ -19,8 +19,17 @@ def ray_local() -> Iterator[None]:
     """A real local Ray, started once (≈6 s) and shared by every test that needs it."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
+    from ray import cloudpickle
 
-    ray.init(num_cpus=2, include_dashboard=False, namespace="arborwiki-tests")
+    from tests import faults
+
+    cloudpickle.register_pickle_by_value(faults)  # workers need not import `tests`
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        namespace="arborwiki-tests",
+        runtime_env={"worker_process_setup_hook": faults.install_faults},
+    )
     yield
     ray.shutdown()
 

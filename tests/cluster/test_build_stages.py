@@ -20,6 +20,7 @@ from arborwiki.core.errors import InputError
 from arborwiki.jobs.cli import app
 from arborwiki.storage.lance_store import LanceStore
 from tests.conftest import EXAMPLES
+from tests.faults import FAULT_USER_PREFIX
 from tests.local_http import ChatHandler, base_url, running
 
 ARCHIVE = EXAMPLES / "sample_archive.jsonl"
@@ -118,19 +119,20 @@ def test_openai_build_extracts_every_window_once_then_hits_the_cache(
 
 
 def test_one_users_compile_fails_the_others_commit(ray_local: None, tmp_path: Path) -> None:
-    store = tmp_path / "store"
-    args = ["build", "--input", str(ARCHIVE), "--store", str(store), "--json"]
-    args += ["--set", "ray.num_shards=2", "--set", "build.fault_users=[bob]"]
+    store, archive, bob = tmp_path / "store", tmp_path / "archive.jsonl", FAULT_USER_PREFIX + "bob"
+    archive.write_text(ARCHIVE.read_text().replace('"user_id": "bob"', f'"user_id": "{bob}"'))
+    args = ["build", "--input", str(archive), "--store", str(store), "--json"]
+    args += ["--set", "ray.num_shards=2"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1, result.output  # 1 of 4 failed > build.max_failed_share=0
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["committed"] and summary["users"] == 3
-    assert summary["failed_users"] == ["bob"]
+    assert summary["failed_users"] == [bob]
     assert summary["failures"][0]["stage"] == "compile"
     assert "InjectedFault" in summary["failures"][0]["error"]
     lance = LanceStore(store)
     [failure] = lance.failures(summary["run_id"])
-    assert (failure["user_id"], failure["stage"]) == ("bob", "compile")
+    assert (failure["user_id"], failure["stage"]) == (bob, "compile")
     assert failure["traceback_digest"]
     assert {r["user_id"] for r in lance.table("messages").search().limit(None).to_list()} == (
         SAMPLE_USERS - {"bob"}
@@ -141,7 +143,7 @@ def test_one_users_compile_fails_the_others_commit(ray_local: None, tmp_path: Pa
     args += ["--set", "build.max_failed_share=0.5"]
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0, again.output
-    assert json.loads(again.stdout.strip().splitlines()[-1])["failed_users"] == ["bob"]
+    assert json.loads(again.stdout.strip().splitlines()[-1])["failed_users"] == [bob]
 
 
 def test_a_run_whose_only_change_is_a_bad_row_commits(ray_local: None, tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from arborwiki.cluster.build import InjectedAbort, config_hash, run_build
+from arborwiki.cluster import build
+from arborwiki.cluster.build import config_hash, run_build
 from arborwiki.cluster.nightly import NightlyReport, run_nightly
 from arborwiki.cluster.store_admin import rollback_store
 from arborwiki.core.config import Config, load_config
@@ -32,6 +33,14 @@ from arborwiki.synthetic import generate_archive
 TOUCHED = ["user-0002", "user-0004", "user-0006"]
 DAY3_USER = "user-0001"
 TABLES = (*USER_TABLES, "quarantine")
+
+
+class StoppedBeforeCommit(RuntimeError):
+    """A run stopped after its shard outputs were written and before its commit."""
+
+
+def _stop_before_commit(*args: Any, **kwargs: Any) -> Any:
+    raise StoppedBeforeCommit
 
 
 def _session(m: Message) -> int:
@@ -118,10 +127,9 @@ def history(ray_local: None, cfg: Config, tmp_path_factory: pytest.TempPathFacto
     h["contents_full"] = _contents(LanceStore(full_dir))
 
     _write(archive / "day2.jsonl", day3, mode="a")
-    aborting = cfg.model_copy(deep=True)
-    aborting.build.abort_before_commit = True
-    with pytest.raises(InjectedAbort):
-        run_nightly(str(archive), str(store_dir), aborting)
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(StoppedBeforeCommit):
+        patch.setattr(build, "_commit", _stop_before_commit)  # shard outputs written, no commit
+        run_nightly(str(archive), str(store_dir), cfg)
     store = LanceStore(store_dir)
     h["versions_aborted"] = store.versions()
     h["day3_user_after_abort"] = len(store.rows("messages", DAY3_USER))
