@@ -552,7 +552,8 @@ class TokenConfig(Section):
 
 
 class ViewerConfig(Section):
-    """The HTML viewer (`export-html`, `/ui`): page sizes and the forest drawing's geometry."""
+    """The HTML viewer (`export-html`, `/ui`): page size and the HTTP route's cache (the
+    drawing's geometry is core/viewer/forest.py's constants)."""
 
     forest_page_nodes: int = Field(
         80,
@@ -560,17 +561,6 @@ class ViewerConfig(Section):
         description="snapshots per forest page (one time window): keeps each SVG small for "
         "users with thousands of snapshots",
     )
-    node_spacing_px: int = Field(22, ge=8, description="horizontal distance between snapshots")
-    lane_height_px: int = Field(22, ge=8, description="vertical distance between trajectories")
-    lane_label_px: int = Field(190, ge=0, description="width of the trajectory titles column")
-    date_label_px: int = Field(
-        72, ge=0, description="minimum distance between two date labels on the time axis"
-    )
-    label_chars: int = Field(26, ge=4, description="trajectory title characters in the SVG")
-    search_claim_chars: int = Field(
-        200, ge=20, description="claim text characters kept in the inline search index"
-    )
-    search_results: int = Field(60, ge=1, description="search hits shown at most")
     ui_cache_users: int = Field(
         4, ge=1, description="rendered user sites the HTTP /ui route keeps in memory"
     )
@@ -636,9 +626,22 @@ class Config(Section):
 RENAMED_KEYS = {"wiki.shard_size": "wiki.subpage_size"}  # old → new ("shard": the Ray user shard)
 RETIRED_KEYS = frozenset(
     {"query.thread_by_distance", "query.expand_hit_trajectories", "query.no_replies_for_lists"}
+    | {
+        f"viewer.{k}"
+        for k in (
+            "node_spacing_px",
+            "lane_height_px",
+            "lane_label_px",
+            "date_label_px",
+            "label_chars",
+            "search_claim_chars",
+            "search_results",
+        )
+    }
 )
-"""Settings that were off by default and measured as no gain (benchmarks/results/
-quality_levers.md), removed with their code: an old file or --set naming one still loads."""
+"""Removed settings an old file or --set may still name (it loads, with a warning): query
+switches that were off by default and measured as no gain (benchmarks/results/
+quality_levers.md), and the viewer's drawing geometry (constants of core/viewer/)."""
 
 
 def _renamed(key: str) -> str:
@@ -652,7 +655,7 @@ def _renamed(key: str) -> str:
 
 def _retired(key: str) -> bool:
     if key in RETIRED_KEYS:
-        warnings.warn(f"{key} was retired (no measured gain) and is ignored", FutureWarning, 3)
+        warnings.warn(f"{key} was retired and is ignored", FutureWarning, 3)
         return True
     return False
 

@@ -27,6 +27,11 @@ EdgeKind = Literal["continue", "resume", "fork"]
 TOP_PX = 54  # room for the date axis labels above the first lane
 RIGHT_PX = 24
 RADIUS_PX = 6
+NODE_SPACING_PX = 22  # horizontal distance between snapshots
+LANE_HEIGHT_PX = 22  # vertical distance between trajectories
+LANE_LABEL_PX = 190  # width of the trajectory titles column
+DATE_LABEL_PX = 72  # minimum distance between two date labels on the time axis
+LABEL_CHARS = 26  # trajectory title characters in the SVG
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,7 @@ def layout_forest(inputs: SiteInputs, cfg: ViewerConfig) -> list[ForestPage]:
     by_id = {n.node_id: n for n in ordered}
     chunks = windows(ordered, cfg.forest_page_nodes)
     page_of = {n.node_id: i + 1 for i, chunk in enumerate(chunks) for n in chunk}
-    return [_page(i + 1, chunk, by_id, page_of, inputs, cfg) for i, chunk in enumerate(chunks)]
+    return [_page(i + 1, chunk, by_id, page_of, inputs) for i, chunk in enumerate(chunks)]
 
 
 def _page(
@@ -119,23 +124,22 @@ def _page(
     by_id: dict[str, ForestNode],
     page_of: dict[str, int],
     inputs: SiteInputs,
-    cfg: ViewerConfig,
 ) -> ForestPage:
     lanes: dict[str, int] = {}
     for n in chunk:
         lanes.setdefault(n.trajectory_id, len(lanes))
-    left = cfg.lane_label_px + cfg.node_spacing_px
-    x_of = {n.node_id: left + i * cfg.node_spacing_px for i, n in enumerate(chunk)}
+    left = LANE_LABEL_PX + NODE_SPACING_PX
+    x_of = {n.node_id: left + i * NODE_SPACING_PX for i, n in enumerate(chunk)}
 
-    lane_y = {tid: TOP_PX + lane * cfg.lane_height_px for tid, lane in lanes.items()}
+    lane_y = {tid: TOP_PX + lane * LANE_HEIGHT_PX for tid, lane in lanes.items()}
     day = [_day(inputs, n) for n in chunk]
     page = ForestPage(
         number=number,
         file=forest_file(number),
         first=day[0],
         last=day[-1],
-        width=int(left + (len(chunk) - 1) * cfg.node_spacing_px + RIGHT_PX),
-        height=int(TOP_PX + max(len(lanes) - 1, 0) * cfg.lane_height_px + cfg.lane_height_px),
+        width=int(left + (len(chunk) - 1) * NODE_SPACING_PX + RIGHT_PX),
+        height=int(TOP_PX + max(len(lanes) - 1, 0) * LANE_HEIGHT_PX + LANE_HEIGHT_PX),
     )
     for tid, lane in lanes.items():
         traj = inputs.trajectory_by_id.get(tid)
@@ -145,16 +149,16 @@ def _page(
                 tid,
                 f"trajectories/{safe_name(tid)}.html",
                 title,
-                _short(title, cfg.label_chars),
+                _short(title, LABEL_CHARS),
                 colour_for(tid),
-                TOP_PX + lane * cfg.lane_height_px,
+                TOP_PX + lane * LANE_HEIGHT_PX,
             )
         )
     last_label = -math.inf
     for i, n in enumerate(chunk):
         if i == 0 or day[i] != day[i - 1]:
             x = x_of[n.node_id]
-            label = day[i] if x - last_label >= cfg.date_label_px else ""
+            label = day[i] if x - last_label >= DATE_LABEL_PX else ""
             last_label = x if label else last_label
             page.ticks.append(TickView(x, label))
     counts = {"root": 0, "continue": 0, "resume": 0, "fork": 0}
@@ -163,7 +167,7 @@ def _page(
         parent = by_id.get(n.parent_id or "")
         kind: EdgeKind | Literal["root"] = "root"
         if parent is not None:
-            edge = _edge(n, parent, edge_kind(n, parent, inputs), x_of, lane_y, page_of, cfg)
+            edge = _edge(n, parent, edge_kind(n, parent, inputs), x_of, lane_y, page_of)
             page.edges.append(edge)
             kind = edge.kind
         counts[kind] += 1
@@ -189,14 +193,13 @@ def _edge(
     x_of: dict[str, float],
     lane_y: dict[str, float],
     page_of: dict[str, int],
-    cfg: ViewerConfig,
 ) -> EdgeView:
     """A straight line along a lane, a curve between lanes (a fork), or a stub from the
     left edge, linking to the earlier page that holds the parent."""
     x2, y2 = x_of[node.node_id], lane_y[node.trajectory_id]
     colour = colour_for(node.trajectory_id)
     if parent.node_id not in x_of:
-        x1 = cfg.lane_label_px + 4
+        x1 = LANE_LABEL_PX + 4
         return EdgeView(
             kind, f"M{x1:.0f},{y2:.0f} L{x2:.0f},{y2:.0f}", colour, page_of[parent.node_id]
         )

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 
-from arborwiki.core.config import ViewerConfig
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import safe_name
 from arborwiki.core.viewer.wiki import wiki_file
 
+SEARCH_CLAIM_CHARS = 200  # claim text characters kept in the inline search index
+SEARCH_RESULTS = 60  # search hits shown at most
 
-def search_entries(inputs: SiteInputs, cfg: ViewerConfig) -> list[list[str]]:
+
+def search_entries(inputs: SiteInputs) -> list[list[str]]:
     """[kind, label, url, detail] rows; urls are relative to the site root."""
     rows: list[list[str]] = []
     for page in inputs.pages:
@@ -19,7 +21,7 @@ def search_entries(inputs: SiteInputs, cfg: ViewerConfig) -> list[list[str]]:
     for t in inputs.trajectories:
         rows.append(["trajectory", t.title, f"trajectories/{safe_name(t.trajectory_id)}.html", ""])
     for c in sorted(inputs.claims, key=lambda c: (c.recorded_at, c.claim_id)):
-        text = c.text if len(c.text) <= cfg.search_claim_chars else c.text[: cfg.search_claim_chars]
+        text = c.text[:SEARCH_CLAIM_CHARS]
         url = f"snapshots/{safe_name(c.snapshot_id)}.html#c-{safe_name(c.claim_id)}"
         rows.append(["claim", text, url, f"{c.op} {c.status} {c.subject} / {c.attribute}"])
     return rows

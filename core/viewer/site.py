@@ -15,10 +15,10 @@ import jinja2
 
 from arborwiki.core.config import ViewerConfig
 from arborwiki.core.records import Claim, ForestNode, Snapshot, WikiPage
-from arborwiki.core.viewer.forest import layout_forest
+from arborwiki.core.viewer.forest import LANE_LABEL_PX, layout_forest
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import colour_for, safe_name
-from arborwiki.core.viewer.search import inline_json, search_entries
+from arborwiki.core.viewer.search import SEARCH_RESULTS, inline_json, search_entries
 from arborwiki.core.viewer.timeline import build_timelines, timeline_file
 from arborwiki.core.viewer.wiki import WikiLinker, markdown_renderer, render_wiki_html, wiki_file
 from arborwiki.core.wiki.text import claim_day, normalize_phrase
@@ -113,10 +113,8 @@ class SiteBuilder:
         self._emit("timeline/index.html", "timeline_index.html", timelines=timelines)
         for t in timelines:
             self._emit(t.file, "timeline.html", timeline=t)
-        entries = search_entries(self.inputs, self.cfg)
-        self._emit(
-            SEARCH, "search.html", index_json=inline_json(entries), limit=self.cfg.search_results
-        )
+        entries = search_entries(self.inputs)
+        self._emit(SEARCH, "search.html", index_json=inline_json(entries), limit=SEARCH_RESULTS)
         return self.files
 
     def _wiki(self) -> None:
@@ -146,7 +144,13 @@ class SiteBuilder:
             page_of_snapshot=self.page_of_snapshot,
         )
         for page in self.forest:
-            self._emit(page.file, "forest.html", page=page, count=len(self.forest), cfg=self.cfg)
+            self._emit(
+                page.file,
+                "forest.html",
+                page=page,
+                count=len(self.forest),
+                lane_label_px=LANE_LABEL_PX,
+            )
 
     def _claim_row(self, claim: Claim) -> ClaimRow:
         def href(claim_id: str | None) -> str:
