@@ -172,3 +172,22 @@ def test_user_id_index_takes_new_rows_incrementally(tmp_path: Path) -> None:
     stats = table.index_stats("user_id_idx")
     assert (stats.num_indexed_rows, stats.num_unindexed_rows) == (3, 0)
     assert _titles(store, "bob") == ["c"] and _titles(store, "ann") == ["a", "b"]
+
+
+def test_the_runs_table_stays_a_few_fragments_however_many_runs(tmp_path: Path) -> None:
+    """Every run (an online add is one) appends a row; `runs` is merged every
+    RUNS_COMPACT_EVERY versions, so the current-run pointer is read from a few files, and
+    merging keeps every row and which one is current."""
+    import lance
+
+    from arborwiki.storage.lance_store import RUNS_COMPACT_EVERY
+
+    store = LanceStore(tmp_path / "s")
+    for i in range(2 * RUNS_COMPACT_EVERY + 3):
+        store.record_run(_run(f"run{i:02d}"))
+    fragments = lance.dataset(str(tmp_path / "s" / "runs.lance")).get_fragments()
+    assert len(fragments) <= RUNS_COMPACT_EVERY
+    assert [r["run_id"] for r in store.runs()] == [
+        f"run{i:02d}" for i in range(2 * RUNS_COMPACT_EVERY + 3)
+    ]
+    assert store.latest_run()["run_id"] == f"run{2 * RUNS_COMPACT_EVERY + 2:02d}"
