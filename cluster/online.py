@@ -9,8 +9,9 @@ Placement is the build's own: a touched user is compiled from everything it said
 messages, then the new ones) by `core.pipeline` with the configured extractor and embedder,
 so episodes continue, threads return, branches and roots form exactly as a build of the
 same messages would place them, and claims go through the lifecycle. Drafts and vectors of
-windows and texts seen before come from this writer's memory, so an add pays for its new
-windows and the compile. Readers never see half an add: tables are written first and the
+windows and texts seen before come from this writer's memory, as do the messages of the
+users it wrote to last while no other commit has happened since, so an add pays for its
+new windows and the compile. Readers never see half an add: tables are written first and the
 run row that readers follow (LanceStore `follow_runs`) is appended last, in one commit.
 
 Adds that arrive while a commit runs wait and go together in the next one (one inbox
@@ -52,6 +53,8 @@ MAX_ROWS_PER_ADD = 1000
 __all__ = ["RUN_PREFIX", "AddReport", "OnlineWriter", "fold_online", "validate_rows"]
 MEMO_ENTRIES = 200_000
 """Drafts and vectors this writer keeps in memory (each a few KB at most)."""
+SEEN_USERS = 64
+"""Users whose messages this writer keeps between adds (the ones written to last)."""
 
 
 @dataclass
@@ -172,6 +175,7 @@ class OnlineWriter:
         self._drafts = _Memo(MEMO_ENTRIES)
         self._vectors: dict[str, Any] = {}
         self._extractor: MemoExtractor | None = None
+        self._seen: dict[str, tuple[str, dict[str, Message]]] = {}  # user: (run, messages)
         self.commits = 0
 
     def add(self, user_id: str, rows: list[dict[str, Any]]) -> AddReport:
@@ -225,8 +229,7 @@ class OnlineWriter:
                 request.done.set()
                 continue
             if user not in known:
-                held = stored_messages(store, user) + inbox.messages(user)
-                known[user] = {m.message_id: m for m in held}
+                known[user] = self._held(store, inbox, previous, user)
             request.report = AddReport(user)
             _number_turns(request, known[user])
             for message in request.messages:
@@ -242,9 +245,28 @@ class OnlineWriter:
         inbox.append([m for ms in fresh.values() for m in ms])  # durable from here on
         everything = {u: _unforgotten(stones, u, known[u].values()) for u in fresh}
         run_id = self._publish(store, everything, previous)
+        still = {
+            u: h for u, (r, h) in self._seen.items() if r == previous["run_id"] and u not in fresh
+        }
+        still |= {u: {m.message_id: m for m in everything[u]} for u in fresh}
+        kept = list(still.items())[-SEEN_USERS:]  # the users written to last
+        self._seen = {u: (run_id, held) for u, held in kept}  # true at run_id
         for request in accepted:
             assert request.report is not None
             request.report.run_id = run_id if request.report.added else ""
+
+    def _held(
+        self, store: LanceStore, inbox: Inbox, current: dict[str, Any], user: str
+    ) -> dict[str, Message]:
+        """The user's stored and inbox messages by id: read from the store, or this writer's
+        copy when the current run is the one it published last (nothing else committed
+        since: no build, forget, rollback or other writer), which skips re-reading a long
+        history on every add."""
+        run_id, held = self._seen.get(user, ("", {}))
+        if run_id and run_id == current["run_id"]:
+            return dict(held)
+        messages = stored_messages(store, user) + inbox.messages(user)
+        return {m.message_id: m for m in messages}
 
     def republish(self, users: list[str]) -> str:
         """Place `users` again from their stored and inbox messages (`fold_online`)."""

@@ -79,6 +79,21 @@ def test_rows_follow_the_batch_readers_rules() -> None:
         validate_rows("u", [{"text": "   "}])
 
 
+def test_a_writer_rereads_a_user_another_commit_changed(store: Path) -> None:
+    """A writer keeps the messages of users it wrote to between adds; a commit of anyone
+    else (here a second writer, as another process would be) makes it read them again, so
+    its next add cannot drop what the other one stored."""
+    first = open_store(store, overrides=SAMPLE_SETTINGS)
+    second = open_store(store, overrides=SAMPLE_SETTINGS)
+    before = _message_ids(store, "alice")
+    first.add("alice", [{"message_id": "live-1", "text": KAYAK}])
+    second.add("alice", [{"message_id": "live-2", "text": "My kayak paddle is orange."}])
+    first.add("alice", [{"message_id": "live-3", "text": "The lake trip is on Sunday."}])
+    assert _message_ids(store, "alice") == sorted([*before, "live-1", "live-2", "live-3"])
+    first.add("alice", [{"message_id": "live-4", "text": "Bring the orange paddle."}])
+    assert _message_ids(store, "alice") == sorted([*before, "live-1", "live-2", "live-3", "live-4"])
+
+
 def test_forget_removes_an_online_write_and_refuses_it_again(store: Path) -> None:
     memory = open_store(store, overrides=SAMPLE_SETTINGS)
     memory.add("alice", [{"message_id": "live-1", "text": KAYAK}])
