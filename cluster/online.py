@@ -249,7 +249,7 @@ class OnlineWriter:
             u: h for u, (r, h) in self._seen.items() if r == previous["run_id"] and u not in fresh
         }
         still |= {u: {m.message_id: m for m in everything[u]} for u in fresh}
-        kept = list(still.items())[-SEEN_USERS:]  # the users written to last
+        kept = list(still.items())[max(0, len(still) - SEEN_USERS) :]  # written to last
         self._seen = {u: (run_id, held) for u, held in kept}  # true at run_id
         for request in accepted:
             assert request.report is not None
