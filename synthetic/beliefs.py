@@ -303,6 +303,115 @@ DISTRACTORS: list[tuple[str, str]] = [
 ]
 
 
+FRESH_INITIAL: dict[str, list[str]] = {
+    "home": [
+        "I'm based in {o}, so keep that in mind for any local suggestions.",
+        "Quick context: I've lived in {o} for about six years.",
+    ],
+    "job": [
+        "For context, I've been a {r} at {e} for five years.",
+        "I work at {e} as a {r}, mostly remote.",
+    ],
+    "car": ["I drive an old {o}, so nothing fancy.", "I've had my {o} since 2019."],
+    "diet": [
+        "Heads up, I'm vegetarian.",
+        "I've been vegetarian for years, so skip the meat dishes.",
+    ],
+    "meat": ["I eat meat, no restrictions.", "I'm a big meat eater, steak is my favourite."],
+    "partner": [
+        "My girlfriend {o} is coming along this weekend.",
+        "I'm seeing {o}, it's been about a year now.",
+    ],
+    "pet": ["We have a {k} named {o}.", "I've got a {k} called {o} who sleeps all day."],
+    "hobby": ["I {v} {o} most weekends.", "I {v} {o}, it's my favourite way to unwind."],
+    "meeting": ["The {m} is on {o} this week.", "I have {m} every {o}."],
+}
+FRESH_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        ("revise", "event", "Quick update before my question: we moved to {n} last month."),
+        ("revise", "now", "I live in {n} now, so local tips should be for there."),
+        ("revise", "negation", "I'm not in {o} anymore, we moved to {n} in the spring."),
+        ("revise", "event", "good news — we finally signed a lease in {n}!"),
+        ("revise", "used_to", "I used to be in {o}; these days I'm living in {n}."),
+        ("revise", "presupposition", "Since moving to {n} I've been biking to work."),
+        ("revise", "no_longer", "We no longer live in {o}. We live in {n} now."),
+    ],
+    "job": [
+        ("revise", "event", "Big news: I got a job at {e} as a {r}, starting next week."),
+        ("revise", "now", "I'm a {r} at {e} now, so my schedule changed."),
+        ("revise", "used_to", "I used to work at {oe}; now I work at {e}."),
+        ("end", "event", "I got laid off at {oe} this week, so money is tight."),
+        ("end", "event", "i left {oe} last month, taking some time off."),
+        ("end", "negation", "I'm not at {oe} anymore."),
+        ("end", "no_longer", "Just so you know, I no longer work for {oe}."),
+        ("revise", "presupposition", "Since joining {e}, I've had way less free time."),
+    ],
+    "car": [
+        ("revise", "event", "We bought a {n} on Saturday, finally!"),
+        ("revise", "now", "I'm driving a {n} now, the {o} is gone."),
+        ("end", "event", "I sold the {o} last week, I bike everywhere now."),
+        ("revise", "switched", "I switched from the {o} to a {n} this spring."),
+        ("end", "no_longer", "I no longer have a car, I sold my {o}."),
+    ],
+    "diet": [
+        ("revise", "event", "I went fully vegan in February."),
+        ("revise", "now", "I'm vegan these days, please no cheese in recipes."),
+    ],
+    "meat": [
+        ("end", "gave_up", "I gave up eating meat last month."),
+        ("end", "negation", "I don't eat meat anymore, so vegetarian recipes please."),
+        ("end", "no_longer", "I no longer eat meat, for health reasons."),
+        ("end", "used_to", "I used to eat meat, but I stopped in the spring."),
+    ],
+    "partner": [
+        ("end", "event", "{o} and I broke up over the summer."),
+        ("end", "negation", "I'm not seeing {o} anymore."),
+        ("end", "event", "I broke up with {o} two weeks ago, it's been rough."),
+        ("revise", "event", "I got engaged to {n} last weekend!"),
+        ("revise", "now", "I'm dating {n} now, we met at a friend's party."),
+    ],
+    "pet": [
+        ("end", "event", "Our {k} {o} passed away on Tuesday."),
+        ("end", "event", "We had to put {o} down last week, I'm heartbroken."),
+        ("end", "negation", "We don't have {o} anymore, she went to live with my parents."),
+    ],
+    "hobby": [
+        ("end", "gave_up", "I gave up {o} this year, no time for it."),
+        ("end", "negation", "I don't {v} {o} anymore since my wrist injury."),
+        ("end", "gave_up", "I stopped {vg} {o} a few months ago."),
+        ("end", "used_to", "I used to {v} {o} but I haven't in ages."),
+        ("end", "no_longer", "i no longer {v} {o}, I lost interest."),
+    ],
+    "meeting": [
+        ("revise", "correction", "Oh wait, my mistake: it's {n}, not {o}."),
+        ("revise", "correction", "Sorry, I meant {n}, not {o}!"),
+        ("revise", "correction", "Correction — the {m} is on {n}, not {o}."),
+    ],
+}
+"""Phrasings written after the rules by the session that changed them, deliberately in
+wordings the other pools do not use (other first statements, other controls, updates inside
+longer messages), and scored once before any rule saw them (`phrasing="fresh"`); the first
+score is kept in the results."""
+FRESH_DISTRACTORS: list[tuple[str, str]] = [
+    ("other_person", "My mom just moved to {c}, I'll visit her soon."),
+    ("other_person", "My best friend started at {x} on Monday."),
+    ("other_person", "My roommate sold her car last week."),
+    ("question", "Would I like living in {c}?"),
+    ("question", "Is it a good idea to switch jobs after a year?"),
+    ("hypothetical", "If I ever quit, I'd open a bakery."),
+    ("hypothetical", "I'd love to try living in {c} for a year."),
+    ("trip", "I'm visiting {c} next month for my cousin's wedding."),
+    ("plan", "Thinking about adopting a dog next year."),
+    ("past", "I spent a summer in {c} when I was a kid."),
+]
+FRESH_CONTROLS: dict[str, list[str]] = {
+    "home": ["Still loving {o}, the farmers market here is great."],
+    "job": ["Another long week at {e}, but I like the team."],
+    "hobby": ["Had a good week, and yes, I still {v} {o} every weekend."],
+    "car": ["My {o} is still going strong, just did an oil change."],
+}
+
+
 class _User:
     """One user's timeline: sessions of alternating user / assistant turns."""
 
@@ -382,11 +491,16 @@ def _values(rng: random.Random, state: str) -> dict[str, str]:
 
 def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> BeliefSet:
     """`users` users, each with 2–3 labelled changes, one control, two distractors.
-    `phrasing`: "dev" (the phrasings the rules were written against) or "held_out"."""
-    if phrasing not in {"dev", "held_out"}:
-        raise ValueError(f"phrasing must be 'dev' or 'held_out', got {phrasing!r}")
-    changes = CHANGES if phrasing == "dev" else HELD_OUT_CHANGES
-    distractor_pool = DISTRACTORS if phrasing == "dev" else HELD_OUT_DISTRACTORS
+    `phrasing`: "dev" (the phrasings the rules were written against), "held_out" or
+    "fresh" (each scored once before the rules saw it)."""
+    pools = {
+        "dev": (CHANGES, DISTRACTORS, INITIAL, CONTROLS),
+        "held_out": (HELD_OUT_CHANGES, HELD_OUT_DISTRACTORS, INITIAL, CONTROLS),
+        "fresh": (FRESH_CHANGES, FRESH_DISTRACTORS, FRESH_INITIAL, FRESH_CONTROLS),
+    }
+    if phrasing not in pools:
+        raise ValueError(f"phrasing must be one of {sorted(pools)}, got {phrasing!r}")
+    changes, distractor_pool, initial, control_pool = pools[phrasing]
     rng = random.Random(seed)
     out = BeliefSet()
     families = [(state, i) for state, options in changes.items() for i in range(len(options))]
@@ -405,7 +519,7 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
                 {state, *(s for s, _ in picked)} >= {"diet", "meat"}
             ):
                 picked.append((state, i))
-        controls = [s for s in CONTROLS if s not in {p for p, _ in picked}]
+        controls = [s for s in control_pool if s not in {p for p, _ in picked}]
         control = rng.choice(controls)
         states = [*(s for s, _ in picked), control]
         values = {s: _values(rng, s) for s in states}
@@ -421,7 +535,7 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
             v = dict(values[s])
             if s == "job":
                 v = {**v, "r": v["or"], "e": v["oe"]}
-            first.append((rng.choice(INITIAL[s]).format(**v), f"old:{s}"))
+            first.append((rng.choice(initial[s]).format(**v), f"old:{s}"))
         user.session([*intro, *first[:2]])
         if first[2:]:
             user.session([(rng.choice(FILLER), None), *first[2:]])
@@ -432,7 +546,7 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
         user.session([(rng.choice(FILLER), None), (distractors[0][1].format(**fill), "dis:0")])
         v = values[control]
         user.session(
-            [(rng.choice(CONTROLS[control]).format(**v), "control"), (rng.choice(FILLER), None)]
+            [(rng.choice(control_pool[control]).format(**v), "control"), (rng.choice(FILLER), None)]
         )
         # Changes, each in a session about something else.
         for s, i in picked:
@@ -440,7 +554,7 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
             text = template.format(**values[s])
             before = (rng.choice(FILLER), None)
             if s == "meeting":  # a correction follows the slip it corrects
-                before = (rng.choice(INITIAL[s]).format(**values[s]), f"old:{s}")
+                before = (rng.choice(initial[s]).format(**values[s]), f"old:{s}")
             user.session([before, (text, f"change:{s}")])
         user.session([(distractors[1][1].format(**fill), "dis:1"), (rng.choice(FILLER), None)])
         rows, ids = user.rows()
