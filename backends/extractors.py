@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
 from typing import Any
 
 from arborwiki.core.config import ExtractConfig
+from arborwiki.core.extract import rules as rules_module
 from arborwiki.core.extract.base import Extractor, Labeled, LabeledExtractor
 from arborwiki.core.extract.rules import RuleExtractor
 
@@ -37,6 +41,16 @@ def loads_engine(cfg: ExtractConfig) -> bool:
     return cfg.backend == "vllm"
 
 
+@functools.cache
+def _rules_code() -> str:
+    """A digest of the rules extractor's sources: new rules never reuse old cached drafts."""
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(Path(rules_module.__file__).resolve().parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def extractor_fingerprint(cfg: ExtractConfig) -> dict[str, Any]:
     """What decides a window's draft besides the window: backend, model, decoding, prompt.
 
@@ -50,7 +64,9 @@ def extractor_fingerprint(cfg: ExtractConfig) -> dict[str, Any]:
         "max_keywords": cfg.max_keywords,
         "max_terms": cfg.max_terms,
     }
-    if cfg.backend != "rules":
+    if cfg.backend == "rules":
+        ident["rules_code"] = _rules_code()
+    else:
         ident.update(
             model=cfg.model,
             temperature=cfg.temperature,

@@ -21,6 +21,7 @@ drafts are cached by window content, so a recompile never asks the model again.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -32,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import ray
@@ -95,6 +97,8 @@ from arborwiki.storage.tombstones import Tombstones
 from arborwiki.storage.versions import apply_retention
 
 PID_FILE = "driver.pid"
+OUTPUT_CODE = ("core", "backends")
+"""The layers whose code decides what a build writes (config_hash digests their sources)."""
 NOT_IN_OUTPUT_FIELDS = {
     "ray": True,
     "extract": {
@@ -205,9 +209,23 @@ def _embedded(extraction: dict[str, float]) -> str:
 
 
 def config_hash(cfg: Config) -> str:
-    """What decides a shard's output: every setting but placement and speed."""
+    """What decides a shard's output: every setting but placement and speed, and the code
+    that turns messages into memory (an upgrade rebuilds, never serves old claims as new)."""
     payload = cfg.model_dump_json(exclude=NOT_IN_OUTPUT_FIELDS)  # type: ignore[arg-type]
-    return hashlib.blake2b(payload.encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b((payload + code_digest()).encode(), digest_size=8).hexdigest()
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the sources of `core/` and `backends/` (extraction, placement, lifecycle,
+    wiki): the same settings and input with other code is another output."""
+    digest = hashlib.blake2b(digest_size=8)
+    root = Path(__file__).resolve().parent.parent
+    for layer in OUTPUT_CODE:
+        for path in sorted((root / layer).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _prefixed(counts: dict[str, int], prefix: str) -> dict[str, int]:

@@ -86,7 +86,7 @@ _STOP = (
     r"|(?:a|one|two|three|four|five|six|a few|a couple of|several) (?:days?|weeks?|months?|years?)"
     r"|for today|full time|part time"
     r"|it was|it is|it broke|though|which|who|with my|as of|again|for|near|to be"
-    r"|as well)\b))"
+    r"|as well|most|usually|often|(?:i|we) (?:have|had|am|are|was|were|will|do|did))\b))"
 )
 _V = r"(?P<v>[^,.!?;()\"]+?)" + _STOP  # a value: the shortest run up to a stop
 _NAME = r"(?P<v>(?-i:[A-Z][a-z'-]+))"
@@ -299,7 +299,9 @@ def _rules() -> list[Rule]:
             lambda m, n, c: _switched(m["v"], n),
         ),
         (
-            r"(?:went|became|turned|gone|become|going) (?P<v>" + _DIETS + r")\b",
+            r"(?:went|became|turned|gone|become|going) (?:fully |full |completely |totally )?(?P<v>"
+            + _DIETS
+            + r")\b",
             lambda m, n, c: Said("is", m["v"], n, True),
         ),
         (
@@ -359,6 +361,24 @@ def _rules() -> list[Rule]:
             r"(?:(?:" + _PETS + r") )?" + _NAME,
             lambda m, n, c: Said("has a pet", m["v"], True, True),
         ),
+        # Held states said another way.
+        (
+            r"(?:had|owned) (?:my|our|a|an|the|this) (?:old |trusty )?" + _V,
+            lambda m, n, c: Said("drives", m["v"], n, c) if _car(m["v"]) and _perfect(m) else None,
+        ),
+        (
+            r"signed a lease (?:on (?:a |an |our |my )?(?:new )?(?:flat|apartment|house|place"
+            r"|condo|home) )?in " + _V,
+            lambda m, n, c: Said("lives in", m["v"], n, True),
+        ),
+        (
+            r"at " + _ORG + _STOP,
+            lambda m, n, c: Said("works at", m["e"], True, True) if n and _is_be(m) else None,
+        ),
+        (
+            r"(?:a )?(?:big |huge |real )?meat[- ]eater\b",
+            lambda m, n, c: Said("eats", "meat", n, c),
+        ),
     ]
     return [(re.compile(_FIRST + _AUX + p, re.I), f) for p, f in r]
 
@@ -367,14 +387,21 @@ _NOT_DONE = frozenset("the my some well too much anything everything nothing".sp
 
 
 def _lives(m: re.Match[str], negated: bool, change: bool) -> Said | None:
-    """'live in X' holds now; 'lived in X' is a past state (no claim: "I lived in Austin for
-    a year in college" says nothing of today); 'was living in X' ended."""
+    """'live in X' and 'I've lived in X for years' hold now; 'lived in X' is a past state (no
+    claim: "I lived in Austin for a year in college" says nothing of today); 'was living in
+    X' ended."""
     past = re.search(r"\b(?:was|were)\b", m["aux"], re.I) is not None
-    if m["how"].lower() == "lived" and not negated:
+    perfect = re.search(r"\b(?:have|has)\b", m["aux"], re.I) is not None
+    if m["how"].lower() == "lived" and not negated and not perfect:
         return None
     if past and m["how"].lower() == "living":
         return Said("lives in", m["v"], True, True)
     return Said("lives in", m["v"], negated, change)
+
+
+def _perfect(m: re.Match[str]) -> bool:
+    """A present perfect ("I've had my Civic since 2019"): the state still holds."""
+    return re.search(r"\b(?:have|has)\b", m["aux"], re.I) is not None
 
 
 def _is_be(m: re.Match[str]) -> bool:
@@ -580,7 +607,7 @@ _OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
     ),
     (
         re.compile(
-            r"\b(?:my|our) (?P<t>(?:[a-z]+ ){0,2}(?:club|class|practice|group|lessons?"
+            r"\b(?:my|our|the) (?P<t>(?:[a-z]+ ){0,2}(?:club|class|practice|group|lessons?"
             r"|appointment|meeting|session|rehearsal)) (?:meets|is|happens|starts|runs) "
             r"(?:on )?(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
             re.I,
@@ -590,8 +617,8 @@ _OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
     (
         re.compile(
             r"\bi (?:have|go to) (?P<t>(?:[a-z]+ ){0,2}(?:club|class|practice|group|lessons?"
-            r"|appointment|meeting|session|rehearsal)) on (?P<d>(?:mon|tues|wednes|thurs|fri"
-            r"|satur|sun)days?)\b",
+            r"|appointment|meeting|session|rehearsal)) (?:on|every) "
+            r"(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
             re.I,
         ),
         lambda m: Said("has", f"{m['t']} on {m['d']}"),
@@ -653,7 +680,8 @@ _FIRST_HEADS = """live lives living lived | in | be been | based settled
 | got laid let fired made | quit left resigned lost | left resigned retired | retired
 | sold got totaled wrecked donated gave | traded
 | gave give given giving quit stopped stop done finished take took taking taken
-| broke split separated divorced | lost buried put | put | had""".split("|")
+| broke split separated divorced | lost buried put | put | had
+| had owned | signed | at | a big huge real meat""".split("|")
 """Per first-person rule (in `_FIRST_RULES` order), the words it can start with after the
 subject (an auxiliary among them: "been" for "I have been in …"): a rule is tried only
 where the subject is followed by one of its words."""
@@ -702,10 +730,13 @@ _CORRECTIONS = [
         r"\bi meant",
         r"\bi mean",
         r"\bit (?:is|was)",
-        r"^(?:sorry|oops|correction|wait)\b[^,:]*[,:]",
+        r"^(?:oh,? )?(?:sorry|oops|correction|wait|my mistake)\b[^,:]*[,:]",
+        r"^(?:oh,? )?(?:sorry|oops|correction|wait)\b.*?\b(?:is|are|was|meets) (?:on )?",
     )
 ]
-_CORRECTION_START = re.compile(r"^\s*(?:sorry|oops|correction|wait|actually|my bad|no)\b", re.I)
+_CORRECTION_START = re.compile(
+    r"^\s*(?:oh,? )?(?:sorry|oops|correction|wait|actually|my bad|my mistake|no)\b", re.I
+)
 _SAID_MEANT = re.compile(
     rf"\bi said (?P<y>{_SHORT}),? but (?:i )?meant (?P<x>{_SHORT})\s*[.!]*$", re.I
 )
@@ -713,6 +744,7 @@ _TRAIL = re.compile(r"\s+(?:now|anymore|any more|these days|nowadays)$", re.I)
 _LEAD = re.compile(r"^(?:the|a|an|my|our|on|at|in)\s+", re.I)
 
 
+_CAR_AGE = re.compile(r"^(?:old|new|used|trusty|second-hand)\s+", re.I)
 _PRONOUNS = frozenset("it that this them those these him her something anything".split())
 
 
@@ -794,7 +826,10 @@ def belief_statements(sentence: str) -> list[Said]:
             continue
         if said is None or not _clean(said.value) and not said.negated:
             continue
-        said = Said(said.attribute, _clean(said.value), said.negated, said.change, clause)
+        value = _clean(said.value)
+        if said.attribute == "drives":  # "an old Golf" and "the Golf" are one car
+            value = _CAR_AGE.sub("", value)
+        said = Said(said.attribute, value, said.negated, said.change, clause)
         out.append(said)
         topic = "home" if said.attribute == "lives in" else topic
     return out

@@ -119,6 +119,50 @@ def ended(claims: list[Claim], message_id: str) -> Claim:
             "book club on Monday",
             "book club on Tuesday",
         ),
+        # The fresh pool's phrasings (issue 45): the old state said another way, the change
+        # inside a longer message.
+        (
+            "present_perfect",
+            "Quick context: I've lived in Dublin for about six years.",
+            "Quick update before my question: we moved to Lisbon last month.",
+            "Dublin",
+            "Lisbon",
+        ),
+        (
+            "lease",
+            "I'm based in Madison, so keep that in mind.",
+            "good news — we finally signed a lease in Tucson!",
+            "Madison",
+            "Tucson",
+        ),
+        (
+            "had_since",
+            "I've had my Ford Ranger since 2019.",
+            "We bought a Mazda CX-5 on Saturday, finally!",
+            "Ford Ranger",
+            "Mazda CX-5",
+        ),
+        (
+            "fully",
+            "Heads up, I'm vegetarian.",
+            "I went fully vegan in February.",
+            "vegetarian",
+            "vegan",
+        ),  # fmt: skip
+        (
+            "correction_every",
+            "I have Spanish class every Friday.",
+            "Correction — the Spanish class is on Thursday, not Friday.",
+            "Spanish class on Friday",
+            "Spanish class on Thursday",
+        ),
+        (
+            "my_mistake",
+            "The choir practice is on Saturday this week.",
+            "Oh wait, my mistake: it's Monday, not Saturday.",
+            "choir practice on Saturday",
+            "choir practice on Monday",
+        ),
     ],
 )
 def test_a_new_value_revises_the_old_one_in_any_thread(
@@ -151,6 +195,18 @@ def test_a_new_value_revises_the_old_one_in_any_thread(
         ("I'm dating Sam, we met at a concert.", "Sam and I broke up last month.", "Sam"),
         ("I have a dog named Rex.", "Rex passed away last week.", "dog named Rex"),
         ("I drive a Honda Civic.", "I sold my Honda Civic yesterday.", "Honda Civic"),
+        ("I drive an old Honda Civic.", "I sold the Honda Civic last week.", "Honda Civic"),
+        ("I'm a big meat eater, steak is my favourite.", "I gave up eating meat.", "meat"),
+        (
+            "I do rock climbing most weekends.",
+            "I gave up rock climbing this year.",
+            "rock climbing",
+        ),  # fmt: skip
+        (
+            "For context, I've been a barista at Copperline Coffee for five years.",
+            "I'm not at Copperline Coffee anymore.",
+            "a barista at Copperline Coffee",
+        ),
     ],
 )
 def test_an_ending_deprecates_the_state(build, old: str, end: str, value: str) -> None:
@@ -175,6 +231,8 @@ def test_an_ending_deprecates_the_state(build, old: str, end: str, value: str) -
         "I'm thinking about quitting my job at Pell & Grant.",
         "My coworker got laid off from Pell & Grant last week.",
         "My friend Tom gave up chess.",
+        "My sister signed a lease in Boise.",
+        "I'm not at the office today, working from home.",
     ],
 )
 def test_hypotheticals_questions_others_and_the_past_change_nothing(build, said: str) -> None:
