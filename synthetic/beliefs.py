@@ -412,6 +412,248 @@ FRESH_CONTROLS: dict[str, list[str]] = {
 }
 
 
+APART_INITIAL: dict[str, list[str]] = {
+    "home": [
+        "I'm in {o} — been here since I finished school.",
+        "My apartment in {o} is tiny, so I need small-space ideas.",
+        "Living in {o}, I mostly shop at the little co-op down the street.",
+    ],
+    "job": [
+        "I'm a {r} over at {e}, so weekdays are packed.",
+        "My job is at {e}, where I'm a {r}.",
+        "Been working at {e} as a {r} since before the pandemic.",
+    ],
+    "car": [
+        "My daily driver is a {o}.",
+        "I get around in a {o} — nothing fancy, but it starts every morning.",
+        "Our only car is a {o}.",
+    ],
+    "diet": [
+        "Just so you know, I'm vegetarian, so no meat in anything.",
+        "As a vegetarian, I'm always hunting for new protein ideas.",
+    ],
+    "meat": [
+        "I'm not picky at all, I eat meat and pretty much everything else.",
+        "Chicken or beef recipes are great, I eat meat most days.",
+    ],
+    "partner": [
+        "My boyfriend {o} and I are planning a weekend away.",
+        "{o} and I have been together a couple of years now.",
+        "I live with my partner, {o}, so dinner is usually for two.",
+    ],
+    "pet": [
+        "Our {k}, {o}, is getting old but still loves attention.",
+        "I share my apartment with a {k} named {o}.",
+    ],
+    "hobby": [
+        "On weekends I usually {v} {o} with a couple of friends.",
+        "In my free time I {v} {o}, it's how I switch off.",
+    ],
+    "meeting": [
+        "My {m} is on {o} night, so I'm busy then.",
+        "I can't do {o} evenings, that's my {m}.",
+    ],
+}
+
+APART_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        (
+            "revise",
+            "event",
+            "Hey! Before anything else — we moved to {n} over "
+            "the holidays, so everything's still in boxes.",
+        ),
+        (
+            "revise",
+            "now",
+            "Hi again. I'm living in {n} now, so can you "
+            "suggest some weekend activities around here?",
+        ),
+        ("revise", "negation", "We're not living in {o} anymore; the new place is in {n}."),
+        (
+            "revise",
+            "used_to",
+            "Back when I was in {o} I never needed a car, but now that I live in {n} I do.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "My new neighbours in {n} are lovely, we had them over for dinner last night.",
+        ),
+        ("revise", "no_longer", "{o} is no longer home — I moved to {n} for work."),
+        (
+            "revise",
+            "event",
+            "thanks for the packing tips last time! we ended "
+            "up relocating to {n} and the move went smoothly",
+        ),
+    ],
+    "job": [
+        (
+            "revise",
+            "event",
+            "Quick life update: I started as a {r} at {e} this "
+            "week! Can you help me set up a to-do system?",
+        ),
+        ("revise", "now", "These days I'm a {r} with {e}, and I love it."),
+        ("revise", "switched", "I switched jobs — I'm a {r} at {e} now, I left {oe} in May."),
+        ("revise", "presupposition", "My first month at {e} has been a whirlwind."),
+        ("end", "event", "Well, {oe} let half our team go on Tuesday, me included."),
+        (
+            "end",
+            "event",
+            "I resigned from {oe} — last Friday was my final day, and honestly I'm relieved.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Not sure if I mentioned it, but I'm no longer with {oe}. Looking for something new.",
+        ),
+        ("end", "used_to", "I used to be at {oe}, but I'm between jobs right now."),
+    ],
+    "car": [
+        (
+            "revise",
+            "event",
+            "Picked up a used {n} yesterday — the {o} finally died on the highway.",
+        ),
+        (
+            "revise",
+            "switched",
+            "We swapped our {o} for a {n}, so any car questions are about that now.",
+        ),
+        ("revise", "now", "heads up, my car's a {n} now, not the {o}."),
+        (
+            "end",
+            "event",
+            "Someone rear-ended my {o} and insurance wrote it off, so I'm carless for now.",
+        ),
+        (
+            "end",
+            "negation",
+            "I don't have the {o} anymore — gave it to my nephew when he got his license.",
+        ),
+        ("revise", "used_to", "I used to drive a {o}; my car now is a {n}."),
+    ],
+    "diet": [
+        ("revise", "event", "I made the jump from vegetarian to vegan about a month ago."),
+        ("revise", "now", "Plant-based all the way now: I'm vegan, so no eggs, honey or dairy."),
+        (
+            "revise",
+            "used_to",
+            "I used to just be vegetarian, but I've been vegan since New Year's.",
+        ),
+        (
+            "revise",
+            "switched",
+            "Hi! Small thing — I switched from vegetarian "
+            "to vegan, so please keep recipes dairy-free.",
+        ),
+    ],
+    "meat": [
+        ("end", "gave_up", "I've cut out meat completely as of this month."),
+        ("end", "no_longer", "Meat's no longer part of my diet, so please skip the chicken ideas."),
+        ("end", "negation", "i'm not eating meat these days, so keep it veggie please"),
+        (
+            "end",
+            "used_to",
+            "I was a steak-every-Friday person once, but I haven't touched meat since March.",
+        ),
+        ("end", "gave_up", "Morning! Fyi I gave meat up for Lent and decided to stick with it."),
+    ],
+    "partner": [
+        ("end", "event", "{o} and I ended things last weekend. I'm okay, mostly."),
+        ("end", "negation", "{o} and I aren't together anymore, so it's just me on the trip."),
+        ("end", "no_longer", "I'm no longer in a relationship with {o}."),
+        (
+            "revise",
+            "event",
+            "After {o} and I broke up, I met {n} — we've been dating for two months now.",
+        ),
+        ("revise", "now", "My partner is {n} now; {o} and I called it off in the spring."),
+        ("end", "used_to", "{o} used to be my partner, but we broke up before the holidays."),
+    ],
+    "pet": [
+        ("end", "event", "Sad news: {o} died on Thursday. The house feels so empty."),
+        ("end", "event", "Our {k} {o} got really sick and didn't make it."),
+        (
+            "end",
+            "negation",
+            "We don't have our {k} anymore — my sister took {o} in since she has a big yard.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "We no longer have {o}; the new landlord doesn't "
+            "allow pets, so we found {o} another family.",
+        ),
+        (
+            "end",
+            "event",
+            "hi, a bit of a sad one today — we gave {o} away "
+            "to a family with more space. Any tips for coping?",
+        ),
+    ],
+    "hobby": [
+        ("end", "gave_up", "I've packed in {o} — my back can't take it anymore."),
+        ("end", "negation", "Honestly I'm not {vg} {o} anymore, work ate all my free time."),
+        ("end", "no_longer", "Just a heads up, {o} is no longer a thing for me."),
+        ("end", "used_to", "I used to {v} {o} every week, but I dropped it last fall."),
+        ("end", "event", "After the injury in March I walked away from {o} for good."),
+        (
+            "end",
+            "gave_up",
+            "Random update: I stopped {vg} {o}, so my evenings are "
+            "free. Anyway, what's a good book for a long flight?",
+        ),
+    ],
+    "meeting": [
+        ("revise", "correction", "Hang on, that's wrong — {m} is actually on {n}, not {o}."),
+        ("revise", "correction", "Ugh, scratch that: {n}, not {o}."),
+        ("revise", "correction", "sorry, typo! I meant {n} — the {m} has never been on {o}."),
+        ("revise", "correction", "Let me fix that, it's {n} evenings, not {o}."),
+        ("revise", "correction", "Actually no, {o} is wrong. My {m} is on {n}."),
+    ],
+}
+
+APART_DISTRACTORS: list[tuple[str, str]] = [
+    ("other_person", "My brother and his wife bought a house in {c}, we helped them move in."),
+    ("other_person", "An old college friend of mine just got hired at {x}."),
+    ("other_person", "My dad finally sold his truck and bought a {car}."),
+    ("question", "What's the cost of living like in {c} compared to most places?"),
+    ("question", "Is a {car} good on gas?"),
+    ("hypothetical", "If I ever left my job, I'd probably try baking full time."),
+    ("hypothetical", "Part of me would love to pack up and try {c} for a while."),
+    ("trip", "Just got back from four days in {c}, the food was amazing."),
+    ("trip", "Heading to {c} on Friday for a friend's birthday."),
+    ("plan", "I'm planning to repaint the living room next month."),
+    ("past", "Years ago I had a summer job in {c}, I loved it."),
+    ("past", "When I was a teenager I worked at {x} for one summer."),
+]
+
+APART_CONTROLS: dict[str, list[str]] = {
+    "home": [
+        "Still here in {o} — the summer festival starts next week.",
+        "Another gorgeous evening in {o}, I'm not going anywhere.",
+    ],
+    "job": [
+        "Long day at {e} again; can you help me plan meals for the week?",
+        "Still a {r} at {e}, still loving it.",
+    ],
+    "hobby": [
+        "I'm still {vg} {o} on weekends, it keeps me sane.",
+        "Still {vg} {o} whenever I get a free evening.",
+    ],
+    "car": [
+        "Took the {o} in for new tires, it's still running great.",
+        "Still driving my trusty {o}.",
+    ],
+}
+"""The `apart` pool: written by a helper that had read neither the rules nor their tests
+(only this module and benchmarks/beliefs.py), in wordings none of the other pools use;
+scored once before any rule saw it (`phrasing="apart"`), its first score kept in the results."""
+
+
 class _User:
     """One user's timeline: sessions of alternating user / assistant turns."""
 
@@ -492,11 +734,12 @@ def _values(rng: random.Random, state: str) -> dict[str, str]:
 def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> BeliefSet:
     """`users` users, each with 2–3 labelled changes, one control, two distractors.
     `phrasing`: "dev" (the phrasings the rules were written against), "held_out" or
-    "fresh" (each scored once before the rules saw it)."""
+    "fresh" or "apart" (each scored once before the rules saw it)."""
     pools = {
         "dev": (CHANGES, DISTRACTORS, INITIAL, CONTROLS),
         "held_out": (HELD_OUT_CHANGES, HELD_OUT_DISTRACTORS, INITIAL, CONTROLS),
         "fresh": (FRESH_CHANGES, FRESH_DISTRACTORS, FRESH_INITIAL, FRESH_CONTROLS),
+        "apart": (APART_CHANGES, APART_DISTRACTORS, APART_INITIAL, APART_CONTROLS),
     }
     if phrasing not in pools:
         raise ValueError(f"phrasing must be one of {sorted(pools)}, got {phrasing!r}")
