@@ -71,7 +71,7 @@ _ELIDED = re.compile(
 )
 """A clause that opens with the speaker's verb, its "I" left out ("Switched from my Kia to
 a Mazda last month", "… and bought a Mazda")."""
-_HYPOTHETICAL = re.compile(
+HYPOTHETICAL = re.compile(
     r"\b(?:if|might|may|could|would|should|wish|wishes|maybe|perhaps|someday|considering"
     r"|thinking|plan|plans|planning|want|wants|wanted|hope|hoping|dream|dreaming|going to"
     r"|will|tempted|whether|unless|supposed|trying to decide)\b",
@@ -766,7 +766,7 @@ def read_clause(clause: str, topic: str | None) -> Said | None:
     for index in sorted(found):
         pattern, make = _OWN[index]
         m = pattern.search(clause)
-        if m and not _HYPOTHETICAL.search(clause[: m.start()]):
+        if m and not HYPOTHETICAL.search(clause[: m.start()]):
             said = make(m)
             if said is not None:
                 return said
@@ -777,7 +777,7 @@ def read_clause(clause: str, topic: str | None) -> Said | None:
     for index in sorted({i for head in heads for i in _RULES_BY_HEAD.get(head, ())}):
         pattern, rule = _FIRST_RULES[index]
         m = next((found for at in starts if (found := pattern.match(clause, at))), None)
-        if not m or _HYPOTHETICAL.search(clause[: m.start()]):
+        if not m or HYPOTHETICAL.search(clause[: m.start()]):
             continue
         negated, change = _aux_state(m["aux"])
         anymore = _ANYMORE.search(clause)
@@ -807,7 +807,7 @@ def belief_statements(sentence: str) -> list[Said]:
             (m for c in _CORRECTIONS if (m := c.search(text))), None
         )
     if correction and "?" not in text and (_CORRECTION_START.search(text) or "meant" in text):
-        if _HYPOTHETICAL.search(text[: correction.start()]):
+        if HYPOTHETICAL.search(text[: correction.start()]):
             return []
         x, y = _clean(correction["x"]), _clean(correction["y"])
         x = re.sub(r"^(?:it is|it was|it's)\s+", "", x, flags=re.I)

@@ -19,6 +19,8 @@ from typing import Protocol
 import numpy as np
 
 from arborwiki.core.config import LifecycleConfig
+from arborwiki.core.extract.changes import HYPOTHETICAL
+from arborwiki.core.extract.lexicon import RELATIONS
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
 from arborwiki.core.slots import Slot, slot_of
@@ -28,6 +30,18 @@ CORRECTS = "corrects"
 """The attribute of a correction claim; its value is "wrong -> right"."""
 CORRECTION_REACH = 40
 """How many of the latest claims a correction looks back through for the word it fixes."""
+_ENDING = re.compile(
+    r"\b(?:anymore|any more|no longer|gave (?:\w+ )?up|given (?:\w+ )?up|quit|stopped"
+    r"|dropped|packed in|walked away|cut out|got rid of|sold|swapped|traded in|wrote (?:it|her|him)"
+    r" off|written off|gave (?:\w+ )?away|died|passed away"
+    r"|broke up|split up|ended things|called it off|have(?: not|n't) touched)\b",
+    re.I,
+)
+"""Words that end a state ("I've packed in chess", "Sam and I ended things")."""
+_SPEAKER_SUBJECT = re.compile(r"\b(?:i|we)\b", re.I)
+_SPEAKERS = re.compile(r"\b(?:i|we|me|my|our|us)\b", re.I)
+_OTHERS = re.compile(r"\bmy (?:" + "|".join(sorted(RELATIONS)) + r")\b", re.I)
+_NAME = re.compile(r"\b(?!I\b)[A-Z][\w&'-]+")  # a name, not the pronoun "I"
 
 
 def value_words(value: str) -> set[str]:
@@ -269,6 +283,12 @@ class _ClaimBook:
         keyed = keyed[self._active.view()[keyed]] if len(keyed) else keyed
         return [self.claims[i] for i in keyed]
 
+    def active_of(self, subj: str) -> list[Claim]:
+        """The subject's active claims, oldest first (a scan: asked only for the rare
+        sentence that says something ended)."""
+        active = self._active.view()
+        return [c for i, c in enumerate(self.claims) if active[i] and self.keys[i][0] == subj]
+
     def recent_active(self, limit: int) -> list[Claim]:
         """The latest `limit` claims that are still active, oldest first."""
         active = np.flatnonzero(self._active.view())[-limit:]
@@ -364,6 +384,13 @@ def _place(
     if slot is not None:
         _apply_slot(claim, slot_decision(claim, slot, book.slot_pool(subj, slot.name)), book)
         return
+    ended = held_and_ended(claim, book.active_of(subj)) if says_ended(claim) else []
+    if ended:
+        claim.attribute, claim.value = ended[-1].attribute, ended[-1].value
+        claim.negated = claim.change_cue = True
+        for old in ended:
+            _supersede(claim, old, "DEPRECATE", "deprecated", book)
+        return
     pool = book.pool(subj, attr, node_id, elsewhere=attr in single)
     literal = book.last_with_value(pool, value)
     changed = claim.negated or claim.change_cue
@@ -386,6 +413,43 @@ def _place(
     if decision.op != "ADD" and decision.target_id in allowed:
         status: ClaimStatus = "revised" if decision.op == "REVISE" else "deprecated"
         _supersede(claim, book.by_id[decision.target_id or ""], decision.op, status, book)
+
+
+def _sentence(claim: Claim) -> str:
+    return claim.text.partition(": ")[2] or claim.text
+
+
+def says_ended(claim: Claim) -> bool:
+    """Whether `claim`'s sentence says something of the speaker's ended: an ending word
+    ("… anymore", "packed in", "ended things", "wrote it off"), said by the speaker, not a
+    question, a hypothetical or a relative's news."""
+    sentence = _sentence(claim)
+    cue = _ENDING.search(sentence)
+    if cue is None or "?" in sentence or HYPOTHETICAL.search(sentence[: cue.start()]):
+        return False
+    if not _SPEAKERS.search(sentence):
+        return False
+    return not (_OTHERS.search(sentence) and not _SPEAKER_SUBJECT.search(sentence))
+
+
+def held_and_ended(claim: Claim, held: list[Claim]) -> list[Claim]:
+    """The held claims (oldest first) whose value the ending sentence names: all its names
+    ("Honda Civic", "Sam"), or for a value without names its one or two content words
+    ("chess", "rock climbing"). Phrasings no rule reads still end what they name, and only
+    what the memory holds."""
+    sentence = _sentence(claim)
+    said = set(re.findall(r"[\w&'-]+", sentence))
+    lowered = {w.lower() for w in said}
+    own = set(claim.source_message_ids)
+    out = []
+    for old in held:
+        if old.negated or own & set(old.source_message_ids):
+            continue
+        names = set(_NAME.findall(old.value))
+        content = value_words(old.value)
+        if names and names <= said or not names and 0 < len(content) <= 2 and content <= lowered:
+            out.append(old)
+    return out
 
 
 def _apply_slot(claim: Claim, decision: SlotDecision, book: _ClaimBook) -> None:

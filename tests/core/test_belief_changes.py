@@ -338,3 +338,38 @@ def test_a_claim_is_recorded_when_its_message_was_said(build) -> None:
     is said at minute 1 (issue 48, item 11: 08:05:00 for a message said at 08:08:20)."""
     claims = build(chat("I live in Phoenix."))
     assert [(c.value, c.recorded_at) for c in claims] == [("Phoenix", T0 + timedelta(minutes=1))]
+
+
+@pytest.mark.parametrize(
+    ("old", "end", "value"),
+    [
+        ("My daily driver is a Honda Civic.",
+         "I had the Honda Civic written off after the crash.", "a Honda Civic"),
+        ("I play chess every Sunday.", "I've packed in chess — my back can't take it.", "chess"),
+        ("I have a cat named Pepper.", "We don't have Pepper anymore, she went to my parents.",
+         "cat named Pepper"),
+    ],
+)  # fmt: skip
+def test_an_ending_no_rule_reads_ends_the_value_it_names(
+    build, old: str, end: str, value: str
+) -> None:
+    """The sentence says something ended and names a value the speaker holds: that claim is
+    deprecated, by this message, whatever the phrasing."""
+    claims = build(chat(old, end))
+    ending = change(claims, "m1-1")
+    assert (ending.op, ending.negated) == ("DEPRECATE", True)
+    assert ended(claims, "m1-1").value == value
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My sister sold her Honda Civic last week.",
+        "Should I quit chess?",
+        "I might give up chess if my back gets worse.",
+        "Tom quit chess, sadly.",
+    ],
+)
+def test_an_ending_of_someone_else_or_in_a_question_ends_nothing(build, said: str) -> None:
+    claims = build(chat("I drive a Honda Civic.", "I play chess every Sunday.", said))
+    assert [c for c in claims if c.op != "ADD"] == []
