@@ -41,7 +41,8 @@ _ENDING = re.compile(
 _SPEAKER_SUBJECT = re.compile(r"\b(?:i|we)\b", re.I)
 _SPEAKERS = re.compile(r"\b(?:i|we|me|my|our|us)\b", re.I)
 _OTHERS = re.compile(r"\bmy (?:" + "|".join(sorted(RELATIONS)) + r")\b", re.I)
-_NAME = re.compile(r"\b(?!I\b)[A-Z][\w&'-]+")  # a name, not the pronoun "I"
+_NAME = re.compile(r"\b(?!I\b)[A-Z][\w'-]+(?:\s+(?!I\b)[A-Z][\w'-]+)*")
+"""A run of capitalised words ("Honda Civic", "Portland Marathon"), not the pronoun "I"."""
 
 
 def value_words(value: str) -> set[str]:
@@ -433,13 +434,14 @@ def says_ended(claim: Claim) -> bool:
 
 
 def held_and_ended(claim: Claim, held: list[Claim]) -> list[Claim]:
-    """The held claims (oldest first) whose value the ending sentence names: all its names
-    ("Honda Civic", "Sam"), or for a value without names its one or two content words
-    ("chess", "rock climbing"). Phrasings no rule reads still end what they name, and only
-    what the memory holds."""
+    """The held claims (oldest first) whose value the ending sentence names: each of its
+    names as a whole name there ("Honda Civic"; "Portland" is not named by "the Portland
+    Marathon"), or for a value without names its one or two content words ("chess", "rock
+    climbing"). Phrasings no rule reads still end what they name, and only what the memory
+    holds."""
     sentence = _sentence(claim)
-    said = set(re.findall(r"[\w&'-]+", sentence))
-    lowered = {w.lower() for w in said}
+    said = set(_NAME.findall(sentence))
+    lowered = {w.lower() for w in re.findall(r"[\w&'-]+", sentence)}
     own = set(claim.source_message_ids)
     out = []
     for old in held:

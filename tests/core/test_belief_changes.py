@@ -373,3 +373,10 @@ def test_an_ending_no_rule_reads_ends_the_value_it_names(
 def test_an_ending_of_someone_else_or_in_a_question_ends_nothing(build, said: str) -> None:
     claims = build(chat("I drive a Honda Civic.", "I play chess every Sunday.", said))
     assert [c for c in claims if c.op != "ADD"] == []
+
+
+def test_an_ending_ends_the_whole_name_it_says_not_a_part_of_it(build) -> None:
+    """ "I dropped the Portland Marathon" ends the marathon, not living in Portland."""
+    claims = build(chat("I live in Portland.", "I dropped the Portland Marathon, my knee hurts."))
+    home = next(c for c in claims if c.attribute == "lives in")
+    assert (home.value, home.status) == ("Portland", "active")
