@@ -15,6 +15,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -100,3 +101,41 @@ def http_load(
         thread.join()
     out.seconds = time.perf_counter() - began
     return out
+
+
+def main() -> None:
+    """Load any running server, e.g. an older checkout's `serve`, for a before/after in one
+    sitting: `python -m benchmarks.http_load --port 8765 --archive /tmp/ql-archive.parquet`."""
+    import argparse
+    import os
+
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from benchmarks.query_latency import QUESTIONS
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--archive", type=Path, required=True, help="Parquet archive: its users")
+    parser.add_argument("--callers", type=int, nargs="+", default=[4, 8, 16, 32])
+    parser.add_argument("--per-caller", type=int, default=50)
+    parser.add_argument("--budget", type=int, default=500)
+    parser.add_argument("--token", default=None, help="bearer token, if the server wants one")
+    parser.add_argument("--label", default="POST /query")
+    args = parser.parse_args()
+    users = sorted(set(pq.read_table(args.archive, columns=["user_id"])["user_id"].to_pylist()))
+    url = ("127.0.0.1", args.port)
+    http_load(url, users, QUESTIONS, 4, 10, args.budget, args.token)  # warm
+    for n in args.callers:
+        r = http_load(url, users, QUESTIONS, n, args.per_caller, args.budget, args.token)
+        p50, p95, p99 = np.percentile(np.asarray(r.latencies) * 1000.0, [50, 95, 99])
+        bad = sum(v for k, v in r.statuses.items() if k != 200)
+        print(
+            f"| {args.label} | {n} | {r.calls} | {r.calls / r.seconds:.1f} | {p50:.1f} "
+            f"| {p95:.1f} | {p99:.1f} | {bad} | {os.getloadavg()[0]:.1f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
