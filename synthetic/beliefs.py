@@ -653,6 +653,368 @@ APART_CONTROLS: dict[str, list[str]] = {
 (only this module and benchmarks/beliefs.py), in wordings none of the other pools use;
 scored once before any rule saw it (`phrasing="apart"`), its first score kept in the results."""
 
+BLIND_INITIAL: dict[str, list[str]] = {
+    "home": [
+        "we're out in {o}, so whatever you suggest has to work with the weather here",
+        "As someone who's lived in {o} most of my adult life, I'm spoilt for good coffee.",
+        "Our flat's in {o}, about ten minutes' walk from the centre.",
+    ],
+    "job": [
+        "Day job: {r} at {e}. Evenings are mine, though.",
+        "I've been with {e} for a while now, as their {r}.",
+        "Typing this on my lunch break at {e} — being a {r} doesn't leave much slack.",
+    ],
+    "car": [
+        "We've got a {o} that does all the school runs.",
+        "The {o} on my drive is the only thing I've ever bought on finance.",
+        "I commute in my {o}, about forty minutes each way.",
+    ],
+    "diet": [
+        "vegetarian here, so veggie options only pls",
+        "I haven't eaten meat or fish in about ten years — vegetarian, though I do eat eggs "
+        "and cheese.",
+        "Being vegetarian, I lean on lentils and halloumi a lot.",
+    ],
+    "meat": [
+        "We're a meat-and-two-veg household, so a Sunday roast is always welcome.",
+        "Honestly I'm a total carnivore, bacon with everything.",
+    ],
+    "partner": [
+        "{o} — my partner — keeps nagging me to take up running.",
+        "We're coming up on five years together soon, {o} and me.",
+        "Me and {o} share the cooking, so it has to be easy enough for both of us.",
+    ],
+    "pet": [
+        "{o}, my {k}, has just knocked a plant off the windowsill again.",
+        "Our household includes one very spoiled {k}: {o}.",
+        "Feeding {o} is the first thing I do every morning — my {k} won't let me forget.",
+    ],
+    "hobby": [
+        "Big fan of {vg} {o} — I try to fit it in a few times a week.",
+        "weekends = {vg} {o}, no exceptions",
+        "My whole calendar revolves around when I can {v} {o}.",
+    ],
+    "meeting": [
+        "Every {o} evening I've got {m}, so don't book anything then.",
+        "Note for the calendar: {m}, {o}, 7pm.",
+        "My {o}s are taken up by {m}.",
+    ],
+}
+
+BLIND_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        (
+            "revise",
+            "event",
+            "Got the keys to our flat in {n} on Saturday — goodbye {o}! Spent Sunday hauling "
+            "boxes up three flights of stairs.",
+        ),
+        (
+            "revise",
+            "event",
+            "I'm trying to find a GP who takes new patients, which has been harder than I "
+            "expected since we came over to {n} from {o} in the spring.",
+        ),
+        (
+            "revise",
+            "now",
+            "{n} is where I call home nowadays, so please aim any local recommendations there.",
+        ),
+        ("revise", "negation", "I haven't lived in {o} for a while — we rent a place in {n}."),
+        (
+            "revise",
+            "used_to",
+            "i used to rent a tiny studio in {o}; nowadays i've got a two-bed in {n}",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "Our first winter living in {n} has been way milder than anything we got in {o}.",
+        ),
+        (
+            "revise",
+            "no_longer",
+            "As of last month my address is no longer in {o}: we bought a terraced house in {n}.",
+        ),
+    ],
+    "job": [
+        (
+            "revise",
+            "event",
+            "{e} offered me the {r} role and I said yes — I start on the 3rd. Could you help "
+            "me draft a short hello for the team channel?",
+        ),
+        ("revise", "now", "currently a {r} at {e}, in case that changes your advice on pensions"),
+        (
+            "revise",
+            "switched",
+            "Changed employers over the summer: I left {oe} and joined {e} as a {r}.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "Onboarding at {e} is so disorganised — three days in and I still don't have a "
+            "laptop. How do I politely chase IT?",
+        ),
+        (
+            "end",
+            "event",
+            "Got made redundant from {oe} on Thursday. Gutted. Can you help me work out a "
+            "tight budget?",
+        ),
+        (
+            "end",
+            "event",
+            "{oe} and I parted ways at the end of March — my decision, I'd had enough.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "I'm no longer on the payroll at {oe}, so ignore what I said about their pension "
+            "scheme.",
+        ),
+        (
+            "end",
+            "used_to",
+            "I used to put in sixty-hour weeks at {oe}; now I'm taking a few months off to "
+            "recharge.",
+        ),
+    ],
+    "car": [
+        (
+            "revise",
+            "event",
+            "Just drove a brand-new {n} home from the dealership — they took the old {o} off "
+            "my hands as part of the deal.",
+        ),
+        (
+            "revise",
+            "switched",
+            "We changed the {o} for a {n} in the end — mostly for the boot space.",
+        ),
+        ("revise", "now", "btw the motor's a {n} at the moment, not the {o}"),
+        (
+            "end",
+            "event",
+            "The {o} failed its MOT so badly it wasn't worth fixing; it got scrapped on Monday, "
+            "so I'm on foot for now.",
+        ),
+        ("end", "negation", "The {o}'s not mine any more, my neighbour bought it off me."),
+        (
+            "revise",
+            "used_to",
+            "I used to get about in a {o}, but a {n} is what I'm driving at present.",
+        ),
+    ],
+    "diet": [
+        (
+            "revise",
+            "event",
+            "I signed up for Veganuary on a whim and it stuck, so I'm vegan as of this year.",
+        ),
+        (
+            "revise",
+            "now",
+            "currently eating fully plant-based — vegan — so nothing with butter, cheese or "
+            "eggs please",
+        ),
+        (
+            "revise",
+            "used_to",
+            "I used to eat eggs and cheese as a vegetarian, but I'm strictly vegan at this point.",
+        ),
+        (
+            "revise",
+            "switched",
+            "swapped vegetarian for vegan a few weeks back, could you redo the shopping list "
+            "without the feta?",
+        ),
+    ],
+    "meat": [
+        (
+            "end",
+            "gave_up",
+            "Ditched meat entirely after watching that factory-farming documentary.",
+        ),
+        (
+            "end",
+            "gave_up",
+            "so i've quit meat, doctor's orders re: cholesterol. what can I put in a stew "
+            "instead of beef?",
+        ),
+        (
+            "end",
+            "no_longer",
+            "This household no longer does meat at all (me included), so plan the week without it.",
+        ),
+        (
+            "end",
+            "negation",
+            "Not a meat eater any more, so could you swap the chicken in that recipe for "
+            "something else?",
+        ),
+        (
+            "end",
+            "used_to",
+            "I used to live on burgers and bacon, but that's all behind me — no meat since the "
+            "spring.",
+        ),
+    ],
+    "partner": [
+        (
+            "end",
+            "event",
+            "So {o} and I separated after six years. Could you help me figure out how to split "
+            "the furniture fairly?",
+        ),
+        (
+            "end",
+            "negation",
+            "{o}'s not my partner any longer, though we're trying to stay friends.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Please forget the anniversary ideas — {o} and I are no longer a couple.",
+        ),
+        (
+            "revise",
+            "event",
+            "I met {n} at a friend's wedding in May and we made it official last week!",
+        ),
+        ("revise", "now", "My other half nowadays is {n}; {o} is very much in the past."),
+        (
+            "end",
+            "used_to",
+            "I used to share a flat with {o}, but since we split I've been living on my own.",
+        ),
+    ],
+    "pet": [
+        (
+            "end",
+            "event",
+            "We said goodbye to {o} at the vet's on Saturday morning. Fourteen good years.",
+        ),
+        (
+            "end",
+            "event",
+            "{o} slipped out through the gate last week and never came home; we've stopped "
+            "searching now.",
+        ),
+        (
+            "end",
+            "event",
+            "My parents took {o} in on their farm — with my hours I just couldn't look after a "
+            "{k} properly.",
+        ),
+        ("end", "negation", "There's no {k} at ours any more — {o} lives with my ex now."),
+        (
+            "end",
+            "no_longer",
+            "Since {o} is no longer with us, could you help me write a few words for the little "
+            "memorial we're planning?",
+        ),
+    ],
+    "hobby": [
+        (
+            "end",
+            "gave_up",
+            "Called it quits on {o} in September, too many late nights. What's a calmer hobby "
+            "I could try?",
+        ),
+        ("end", "gave_up", "i've jacked in {o}, the fees were daylight robbery"),
+        ("end", "negation", "no more {vg} {o} for me, my wrist won't have it"),
+        (
+            "end",
+            "no_longer",
+            "Between the new baby and work I can no longer find the time to {v} {o}, so I've "
+            "let it go.",
+        ),
+        (
+            "end",
+            "used_to",
+            "Wednesday nights used to mean {vg} {o} at the leisure centre, but I haven't been "
+            "since the summer.",
+        ),
+        (
+            "end",
+            "event",
+            "Officially retired from {o} last weekend after ten years — threw a little party "
+            "and everything.",
+        ),
+    ],
+    "meeting": [
+        ("revise", "correction", "Oops, {o} was a slip of the keyboard — {n}s are {m}."),
+        (
+            "revise",
+            "correction",
+            "no wait, {n}! i always mix those two up. the {m} has been on {n} for ages",
+        ),
+        (
+            "revise",
+            "correction",
+            "Correcting myself: the {m} I go to runs on {n} evenings; {o} was a brain fade.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Apologies, I misspoke a moment ago. It's {n} for {m}; {o} is when I do the big "
+            "food shop.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Did I say {o}? I meant {n}. Could you remind me to leave work early that day?",
+        ),
+    ],
+}
+
+BLIND_DISTRACTORS: list[tuple[str, str]] = [
+    ("other_person", "My flatmate's been offered a transfer to {c} and she's going to take it."),
+    (
+        "other_person",
+        "Dad's retiring from {x} in June after thirty years, so we're planning him a party.",
+    ),
+    (
+        "other_person",
+        "Our neighbours replaced their minivan with a {car} and haven't stopped talking about "
+        "it since.",
+    ),
+    ("other_person", "My sister went vegan last year and won't shut up about oat milk."),
+    ("question", "Roughly how long would it take to drive to {c} from here?"),
+    ("question", "Would a {car} fit three car seats across the back?"),
+    ("hypothetical", "In another life I'd have been a marine biologist living somewhere like {c}."),
+    ("hypothetical", "If money were no object I'd buy a {car} tomorrow."),
+    ("trip", "We've booked three nights in {c} over half-term — any must-sees?"),
+    ("trip", "Spent all of Tuesday in {c} for a client meeting, I'm shattered."),
+    ("plan", "Planning to apply to {x} when their graduate scheme opens in the autumn."),
+    ("past", "Back in 2015 I had a Saturday job at {x}, stacking shelves."),
+    ("past", "As a kid I spent every summer at my grandparents' place in {c}."),
+]
+
+BLIND_CONTROLS: dict[str, list[str]] = {
+    "home": [
+        "It's been chucking it down in {o} all week — any indoor ideas for the weekend?",
+        "Seven years in {o} this month and I'm still finding new coffee spots.",
+    ],
+    "job": [
+        "Payday at {e} at last! Can you help me split it between savings and bills?",
+        "Our team at {e} got a new manager, but I'm still the {r} there, same as ever.",
+    ],
+    "hobby": [
+        "Managed to {v} {o} three times this week, which is a personal best.",
+        "Another great evening {vg} {o} yesterday; it's still the best part of my week.",
+    ],
+    "car": [
+        "The {o} just ticked over 150,000 miles and it's still purring along.",
+        "Gave the {o} a proper wash this morning — can you recommend a decent wax?",
+    ],
+}
+"""The `blind` pool: written by a helper that had read neither the rules nor their tests
+nor any score (only this module and benchmarks/beliefs.py), in wordings none of the other
+pools use; scored once before any rule saw it (`phrasing="blind"`), its first score kept in
+the results."""
+
 
 class _User:
     """One user's timeline: sessions of alternating user / assistant turns."""
@@ -734,12 +1096,13 @@ def _values(rng: random.Random, state: str) -> dict[str, str]:
 def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> BeliefSet:
     """`users` users, each with 2–3 labelled changes, one control, two distractors.
     `phrasing`: "dev" (the phrasings the rules were written against), "held_out" or
-    "fresh" or "apart" (each scored once before the rules saw it)."""
+    "fresh" or "apart" or "blind" (each scored once before the rules saw it)."""
     pools = {
         "dev": (CHANGES, DISTRACTORS, INITIAL, CONTROLS),
         "held_out": (HELD_OUT_CHANGES, HELD_OUT_DISTRACTORS, INITIAL, CONTROLS),
         "fresh": (FRESH_CHANGES, FRESH_DISTRACTORS, FRESH_INITIAL, FRESH_CONTROLS),
         "apart": (APART_CHANGES, APART_DISTRACTORS, APART_INITIAL, APART_CONTROLS),
+        "blind": (BLIND_CHANGES, BLIND_DISTRACTORS, BLIND_INITIAL, BLIND_CONTROLS),
     }
     if phrasing not in pools:
         raise ValueError(f"phrasing must be one of {sorted(pools)}, got {phrasing!r}")
