@@ -8,7 +8,9 @@ Sets: the `dev` phrasing pool (seed 7, the phrasings the rules were written agai
 first statements, controls and distractors too; scored once before the rules saw it), the
 `apart` pool (seed 17, written by a helper that had not read the rules), the `blind` pool
 (seed 19, written by another helper that had read neither the rules, their tests nor any
-score), and LoCoMo dev's hand-labelled changes. Each is built with the default config and
+score), the `sealed` pool (seed 23, written by a further helper that had read neither the
+rules, their tests nor any score, and kept unscored until the rules of session 2026-12-06
+were done), and LoCoMo dev's hand-labelled changes. Each is built with the default config and
 scored by `arborwiki evaluate beliefs`; the tables land in benchmarks/results/beliefs.md
 (what follows its `<!-- history -->` line is kept: the notes of earlier runs).
 """
@@ -29,7 +31,7 @@ LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 LOCOMO_LABELS = HERE / "beliefs" / "locomo_dev_changes.json"
 RESULTS = HERE / "results" / "beliefs.md"
 HISTORY = "<!-- history -->"
-SETS = (("dev", 7), ("held_out", 11), ("fresh", 13), ("apart", 17), ("blind", 19))
+SETS = (("dev", 7), ("held_out", 11), ("fresh", 13), ("apart", 17), ("blind", 19), ("sealed", 23))
 
 
 def write_synthetic(out: Path, seed: int, users: int, phrasing: str = "dev") -> tuple[Path, Path]:

@@ -1016,6 +1016,376 @@ pools use; scored once before any rule saw it (`phrasing="blind"`), its first sc
 the results."""
 
 
+SEALED_INITIAL: dict[str, list[str]] = {
+    "home": [
+        "fyi i'm {o}-based, so anything outdoorsy has to cope with the climate here",
+        "Having put down roots in {o} about eight years ago, I know the neighbourhood pretty "
+        "well — it's the council paperwork that baffles me.",
+        "My little terraced cottage in {o} has the draughtiest windows imaginable. How do I "
+        "keep the heat in?",
+    ],
+    "job": [
+        "I'm the {r} on a small team at {e}, so my weeks are fairly predictable.",
+        "Work-wise I'm employed by {e}, doing the {r} thing four days a week.",
+        "As a {r} for {e}, I'm usually wiped out by Thursday, so keep suggestions low-effort.",
+    ],
+    "car": [
+        "my {o} needs new wiper blades, which ones should I get",
+        "Parked outside our house is a {o} we've had since the kids were small.",
+        "I own a {o} and do a lot of motorway driving, so fuel-economy tips are welcome.",
+    ],
+    "diet": [
+        "I've not touched meat since uni — veggie through and through, though dairy's fine.",
+        "Please bear in mind that I follow a vegetarian diet when you suggest restaurants.",
+        "lifelong vegetarian here lol, what do I bring to a bbq",
+    ],
+    "meat": [
+        "We're big on grilling at ours — ribs, brisket, burgers, the lot.",
+        "Meat's a staple for me, so feel free to build meals around chicken or pork.",
+    ],
+    "partner": [
+        "Planning something for {o}'s birthday; we've been a couple since 2019, so it ought "
+        "to be special.",
+        "my other half {o} burns everything lol so dinner's always on me",
+        "I share a home with my girlfriend, {o}, and we're hoping to redo the kitchen this year.",
+    ],
+    "pet": [
+        "Is it normal for a {k} to sleep this much? Mine, {o}, barely leaves the sofa.",
+        "I adopted {o} from a shelter three years ago, best {k} anyone could ask for.",
+        "{o} (our {k}) is due a booster jab next week — what should I ask the vet?",
+    ],
+    "hobby": [
+        "Thursdays after work I {v} {o} with some mates from uni.",
+        "{vg} {o} is basically my therapy, I'd do it daily if I could",
+        "I've been {vg} {o} since my teens and I'm still hooked.",
+    ],
+    "meeting": [
+        "Can we keep {o} nights clear? That's when {m} happens.",
+        "The {m} I belong to is a {o} thing, straight after work.",
+        "I'm at {m} on {o}s, so I'd rather not book the dentist then.",
+    ],
+}
+
+SEALED_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        (
+            "revise",
+            "event",
+            "We finally closed on a house in {n} and cleared out of {o} last weekend; what "
+            "should I sort first in a new home?",
+        ),
+        (
+            "revise",
+            "event",
+            "When we upped sticks from {o} to {n} in April, the removal firm lost two boxes. "
+            "How do I file a claim?",
+        ),
+        (
+            "revise",
+            "now",
+            "Heads-up that I'm a {n} resident these days — tailor the local suggestions to that.",
+        ),
+        (
+            "revise",
+            "negation",
+            "Please don't bother with {o} listings; I don't reside there now — my flat's in {n}.",
+        ),
+        ("revise", "used_to", "Home used to be {o}; now it's a flat above a bakery in {n}."),
+        (
+            "revise",
+            "presupposition",
+            "The neighbours on my new street in {n} keep inviting us to barbecues — what's a "
+            "polite way to turn some down?",
+        ),
+        (
+            "revise",
+            "no_longer",
+            "My post no longer goes to {o}, it's all redirected to {n} after the move. Who else "
+            "needs my new address?",
+        ),
+    ],
+    "job": [
+        (
+            "revise",
+            "event",
+            "signed the contract with {e} this morning — {r}, starting in two weeks!! what do "
+            "I wear on day one",
+        ),
+        ("revise", "now", "Please update your notes: my current position is {r} with {e}."),
+        (
+            "revise",
+            "switched",
+            "After four years at {oe} I jumped ship to {e}; I'm their {r} now.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "My manager at {e} wants a progress summary by Friday and I've only been their {r} "
+            "for a month. Would you mind helping me structure it?",
+        ),
+        (
+            "end",
+            "event",
+            "Well, that's that: {oe} axed my whole department this morning.",
+        ),
+        (
+            "end",
+            "event",
+            "Now that I've resigned from {oe} and worked out my notice, my weekdays are free — "
+            "what should I learn?",
+        ),
+        (
+            "end",
+            "no_longer",
+            "{oe} is no longer my employer as of last Friday, so I'll need to sort out my own "
+            "health insurance. Where do I start?",
+        ),
+        (
+            "end",
+            "used_to",
+            "{oe} used to be where I clocked in every morning; these days I'm at home caring for "
+            "my mum.",
+        ),
+    ],
+    "car": [
+        (
+            "revise",
+            "event",
+            "Collected our new {n} from the garage on Friday, and the dealer gave us a fair "
+            "price for the {o}.",
+        ),
+        (
+            "revise",
+            "switched",
+            "We replaced the {o} with a {n} because insuring the old one was ridiculous.",
+        ),
+        (
+            "revise",
+            "now",
+            "What tyre pressure should a {n} run at? That's what I'm driving these days, not "
+            "the {o}.",
+        ),
+        (
+            "end",
+            "event",
+            "My {o} got nicked off the driveway last week and the police reckon it's gone for "
+            "good, so I'm getting the train.",
+        ),
+        (
+            "end",
+            "negation",
+            "I don't own the {o} now; it went to my daughter when she passed her test.",
+        ),
+        (
+            "revise",
+            "used_to",
+            "Back in my {o} days I was always at the mechanic, whereas the {n} hasn't given me "
+            "a single problem.",
+        ),
+    ],
+    "diet": [
+        (
+            "revise",
+            "event",
+            "took the plunge and went fully plant-based on New Year's Day — vegan!",
+        ),
+        (
+            "revise",
+            "now",
+            "Could you make that recipe vegan? Eggs and dairy are off my plate at the moment.",
+        ),
+        (
+            "revise",
+            "used_to",
+            "Cheese was the one thing I kept when I was vegetarian, but I've since gone the whole "
+            "way to vegan.",
+        ),
+        (
+            "revise",
+            "switched",
+            "After years as a vegetarian I've moved on to veganism, so no honey or whey either.",
+        ),
+    ],
+    "meat": [
+        (
+            "end",
+            "gave_up",
+            "Cut meat out of my diet in February for the climate and haven't missed it.",
+        ),
+        (
+            "end",
+            "gave_up",
+            "I've sworn off meat after reading a book on industrial farming — what's a good "
+            "bean chilli?",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Meat no longer features in anything I cook or order, so leave it out of the meal "
+            "plan please.",
+        ),
+        (
+            "end",
+            "negation",
+            "not doing meat at all these days, so what would you put in a lasagne instead of mince",
+        ),
+        (
+            "end",
+            "used_to",
+            "Pork chops were my go-to dinner once; I've been meat-free since the autumn though.",
+        ),
+    ],
+    "partner": [
+        (
+            "end",
+            "event",
+            "{o} packed their things and moved out on Sunday; we've ended it for good. How do "
+            "I tell my parents?",
+        ),
+        ("end", "negation", "Please don't mention {o} in the toast — we aren't an item now."),
+        ("end", "no_longer", "Just so you're aware, I'm no longer dating {o}; it ended amicably."),
+        (
+            "revise",
+            "event",
+            "Months after things finished with {o}, a friend set me up with {n}, and last night "
+            "we agreed to be exclusive!",
+        ),
+        (
+            "revise",
+            "now",
+            "{n} is the one I'm with these days — {o} and I went our separate ways last year.",
+        ),
+        (
+            "end",
+            "used_to",
+            "{o} and I used to do Sunday brunch every week, but that stopped when we split in "
+            "March.",
+        ),
+    ],
+    "pet": [
+        (
+            "end",
+            "event",
+            "We had {o} put to sleep on Tuesday; the kidney disease had got too much. I can't "
+            "stop crying.",
+        ),
+        (
+            "end",
+            "event",
+            "{o} got hit by a car yesterday and didn't survive. How do I explain it to a "
+            "six-year-old?",
+        ),
+        (
+            "end",
+            "event",
+            "A family down the road adopted {o} from us last week, because our newborn turned "
+            "out to be allergic to the {k}.",
+        ),
+        (
+            "end",
+            "negation",
+            "We haven't got a {k} at present — {o} moved in with my aunt in the countryside.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "With {o} no longer in the house, should I donate the leftover {k} food and the bed?",
+        ),
+    ],
+    "hobby": [
+        ("end", "gave_up", "I've knocked {o} on the head, it was eating every spare evening."),
+        (
+            "end",
+            "gave_up",
+            "After a lot of thought I've dropped {o} altogether. What's something low-key to "
+            "fill my Saturdays?",
+        ),
+        ("end", "negation", "There's no {vg} {o} in my life now — the tendonitis saw to that."),
+        (
+            "end",
+            "no_longer",
+            "Since {vg} {o} no longer fits around the kids' bedtimes, I've let it lapse.",
+        ),
+        (
+            "end",
+            "used_to",
+            "Back when I had more free time I'd {v} {o} most evenings; I haven't in over a year.",
+        ),
+        (
+            "end",
+            "event",
+            "Bid farewell to {o} with one last session on Sunday; that's me done for good.",
+        ),
+    ],
+    "meeting": [
+        ("revise", "correction", "argh not {o}, {n}!! {m}'s always been {n}"),
+        (
+            "revise",
+            "correction",
+            "Let me amend that: {m} takes place on {n}, and {o} is actually free.",
+        ),
+        ("revise", "correction", "My mistake — swap {o} for {n} in what I just said about {m}."),
+        (
+            "revise",
+            "correction",
+            "Hmm, I've confused my days: {n} is {m}, not {o}. While you're at it, could you set "
+            "a reminder for that evening?",
+        ),
+        ("revise", "correction", "{o}?? No, what am I saying — {m} is every {n}."),
+    ],
+}
+
+SEALED_DISTRACTORS: list[tuple[str, str]] = [
+    (
+        "other_person",
+        "My cousin is packing up and heading to {c} for good next month; what's a nice "
+        "leaving gift?",
+    ),
+    ("other_person", "My brother-in-law has been poached by {x} and starts there on Monday."),
+    ("other_person", "Our neighbour finally traded up to a {car} and keeps offering me lifts."),
+    (
+        "other_person",
+        "My flatmate's cat died last night and she's in bits — what can I do to cheer her up?",
+    ),
+    ("question", "How does a {car} cope with snow, out of interest?"),
+    ("question", "What's the job market like in {c} for someone in my line of work?"),
+    ("hypothetical", "If I won the lottery I'd tell my boss where to stick it and retire to {c}."),
+    ("hypothetical", "Were I ten years younger, I'd retrain and apply to {x} in a heartbeat."),
+    ("trip", "Flying out to {c} on Thursday for my sister's hen do — what do I need to bring?"),
+    ("trip", "Just landed home after a work trip to {c}; remind me to file my expenses tomorrow."),
+    ("plan", "Thinking I might put in an application at {x} once my course wraps up in June."),
+    (
+        "past",
+        "Twenty years ago I waited tables in {c} one summer, and I still dream about the food.",
+    ),
+    ("past", "My first ever car was a {car}, bought off a neighbour when I was seventeen."),
+]
+
+SEALED_CONTROLS: dict[str, list[str]] = {
+    "home": [
+        "Snowed in here in {o} again — what board games work for two adults?",
+        "We'll have been living in {o} a decade come spring, and we've no intention of leaving.",
+    ],
+    "job": [
+        "My annual review at {e} is on Friday. As the team's {r}, which achievements should I "
+        "highlight?",
+        "no changes on the work front — still {r}, still at {e}, still knackered",
+    ],
+    "hobby": [
+        "Got up early to {v} {o} before work again today, best habit I've got.",
+        "Still hooked on {vg} {o}; honestly can't imagine stopping.",
+    ],
+    "car": [
+        "The {o} sailed through its service today, not bad for its age.",
+        "Need a roof box for my {o} before the summer holiday — which ones fit?",
+    ],
+}
+"""The `sealed` pool: written by a helper that read neither the rules, their tests, nor any
+score (only this module and benchmarks/beliefs.py), in wordings none of the other pools use
+(no four-word run shared with them); kept unscored until the rules of session 2026-12-06 were
+done (`phrasing="sealed"`)."""
+
+
 class _User:
     """One user's timeline: sessions of alternating user / assistant turns."""
 
@@ -1096,13 +1466,15 @@ def _values(rng: random.Random, state: str) -> dict[str, str]:
 def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> BeliefSet:
     """`users` users, each with 2–3 labelled changes, one control, two distractors.
     `phrasing`: "dev" (the phrasings the rules were written against), "held_out" or
-    "fresh" or "apart" or "blind" (each scored once before the rules saw it)."""
+    "fresh" or "apart" or "blind" (each scored once before the rules saw it), or "sealed"
+    (kept unscored until the rules of session 2026-12-06 were done)."""
     pools = {
         "dev": (CHANGES, DISTRACTORS, INITIAL, CONTROLS),
         "held_out": (HELD_OUT_CHANGES, HELD_OUT_DISTRACTORS, INITIAL, CONTROLS),
         "fresh": (FRESH_CHANGES, FRESH_DISTRACTORS, FRESH_INITIAL, FRESH_CONTROLS),
         "apart": (APART_CHANGES, APART_DISTRACTORS, APART_INITIAL, APART_CONTROLS),
         "blind": (BLIND_CHANGES, BLIND_DISTRACTORS, BLIND_INITIAL, BLIND_CONTROLS),
+        "sealed": (SEALED_CHANGES, SEALED_DISTRACTORS, SEALED_INITIAL, SEALED_CONTROLS),
     }
     if phrasing not in pools:
         raise ValueError(f"phrasing must be one of {sorted(pools)}, got {phrasing!r}")
