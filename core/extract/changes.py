@@ -58,7 +58,7 @@ _CLAUSES = re.compile(
     r"\s*(?:[;:]|\s[-–—]\s|[–—]|,\s*(?:but|and|so)\s|\bbut\s"
     r"|,\s*(?=(?:(?:and |but )?(?:now|these days|today)\s+)?(?:i|we)\s)"
     r"|\s(?:and|then)\s(?=(?:bought|sold|moved|started|got|switched|quit|left|joined|took"
-    r"|adopted|gave|went|had to)\b))\s*",
+    r"|adopted|gave|went|had to|joined)\b))\s*",
     re.I,
 )
 _ELIDED_WORDS = frozenset(
@@ -85,7 +85,7 @@ _STOP = (
     r"|at the end|every|twice|once|a week|a month|until|altogether|completely|entirely"
     r"|(?:a|one|two|three|four|five|six|a few|a couple of|several) (?:days?|weeks?|months?|years?)"
     r"|for today|full time|part time"
-    r"|it was|it is|it broke|though|which|who|with my|as of|again|for|near|to be"
+    r"|it was|it is|it broke|though|which|who|that|with my|as of|again|for|near|to be"
     r"|as well|most|usually|often|(?:i|we) (?:have|had|am|are|was|were|will|do|did))\b))"
 )
 _V = r"(?P<v>[^,.!?;()\"]+?)" + _STOP  # a value: the shortest run up to a stop
@@ -97,9 +97,8 @@ _THING = (
 )
 """An employer said without a name ("the mechanical engineering company")."""
 _ROLE = (
-    r"(?:a |an )?(?P<r>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)(?:(?=\s+(?:at|for|with)\b)|"
-    + _STOP
-    + ")"
+    r"(?:a |an )?(?P<r>[a-z][a-z-]*(?:\s+(?!(?:i|we|he|she|they|you)\b)[a-z][a-z-]*){0,3}?)"
+    r"(?:(?=\s+(?:(?:over|down|up|out)\s+)?(?:at|for|with)\b)|" + _STOP + ")"
 )
 _PETS = "|".join(sorted(PET_WORDS))
 _DIETS = "|".join(sorted(DIETS))
@@ -108,7 +107,8 @@ _FIRST = r"(?:^|(?<=\s))(?:i|we)\b"
 _AUX = (
     r"(?P<aux>(?:\s+(?:had to|do|does|did|am|are|was|were|have|has|had|not|no longer|never|just"
     r"|finally|recently|officially|actually|also|really|now|already|eventually|even|still"
-    r"|currently|both|used to|been))*)\s+"
+    r"|currently|both|used to|been|usually|often|sometimes|always|normally|regularly"
+    r"|typically|mostly|generally))*)\s+"
 )
 _CAR_BRANDS = frozenset(
     "honda toyota tesla subaru mazda kia ford volkswagen vw bmw audi hyundai nissan chevy "
@@ -195,7 +195,10 @@ def _rules() -> list[Rule]:
             r"(?:work|works|working) as " + _ROLE,
             lambda m, n, c: Said("works as", f"a {m['r']}", n, c),
         ),
-        (r"(?:a|an) " + _ROLE + r" at " + _ORG, lambda m, n, c: _job(m, n, c)),
+        (
+            r"(?:a|an) " + _ROLE + r" (?:(?:over|down|up|out) )?(?:at|with|for) " + _ORG,
+            lambda m, n, c: _job(m, n, c) if _is_be(m) or _perfect(m) else None,  # not "had"
+        ),
         (
             r"(?:drive|drives|driving) (?:a |an |my |the )?" + _V,
             lambda m, n, c: Said("drives", m["v"], n, c) if _car(m["v"]) else None,
@@ -218,7 +221,7 @@ def _rules() -> list[Rule]:
             lambda m, n, c: Said("drives", "", True, True) if n else None,
         ),
         (
-            r"(?P<how>dating|seeing|with) " + _NAME + r"\b(?! and\b)",
+            r"(?P<how>dating|seeing|with) " + _NAME + r"\b(?! and\b)(?!\s+(?-i:[A-Z&]))",
             lambda m, n, c: (
                 None if m["how"].lower() == "with" and not n else Said("is dating", m["v"], n, c)
             ),
@@ -266,6 +269,13 @@ def _rules() -> list[Rule]:
             + r"(?:[^,.!?]*? as "
             + _ROLE
             + ")?",
+            lambda m, n, c: _job(m, n, True),
+        ),
+        (
+            r"(?:started|start|starting|began|begin) (?:work |working )?as "
+            + _ROLE
+            + r" (?:at|with|for) "
+            + _ORG,
             lambda m, n, c: _job(m, n, True),
         ),
         (
@@ -324,7 +334,7 @@ def _rules() -> list[Rule]:
             lambda m, n, c: Said("works at", m["e"] or "", True, True),
         ),
         (r"(?:left|resigned from|retired from) " + _ORG, lambda m, n, c: _left(m)),
-        (r"retired\b", lambda m, n, c: Said("works at", "", True, True)),
+        (r"retired\b(?! from)", lambda m, n, c: Said("works at", "", True, True)),
         (
             r"(?:sold|got rid of|totaled|wrecked|donated|gave away) (?:my |our |the )?" + _V,
             lambda m, n, c: _sold(m["v"]),
@@ -411,7 +421,7 @@ def _is_be(m: re.Match[str]) -> bool:
 
 def _hobby(verb: str, value: str, negated: bool, change: bool) -> Said | None:
     """'play chess', 'do yoga': a hobby, not 'do it' or 'play with the kids'."""
-    value = value.strip()
+    value = re.split(r"\s+(?:with|at|in|on|every|after|before|whenever)\s", value.strip())[0]
     words = value.lower().split()
     if not words or words[0] in {"it", "that", "this", "so", "not", "with", "a", "some", "what"}:
         return None
@@ -493,7 +503,11 @@ _OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
     ),
     (
         re.compile(
-            r"\bmy first (?:day|week|shift) (?:as " + _ROLE + r" )?(?:at|with) " + _ORG, re.I
+            r"\bmy first (?:day|week|shift|month|year|few (?:days|weeks|months)) (?:as "
+            + _ROLE
+            + r" )?(?:at|with) "
+            + _ORG,
+            re.I,
         ),
         lambda m: _job(m, False, True),
     ),
@@ -583,7 +597,9 @@ _OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
     ),
     (
         re.compile(
-            r"\b(?:my|our) (?P<k>" + _PETS + r") " + _NAME + r"\b(?! (?:passed|died|ran))", re.I
+            r"\b(?:my|our) (?P<k>" + _PETS + r") " + _NAME + r"\b(?! (?:passed|died|ran))"
+            r"(?![^,.!?]{0,40}\b(?:passed away|died|did not make it)\b)",
+            re.I,
         ),
         lambda m: Said("has a pet", f"{m['k']} named {m['v']}"),
     ),
@@ -595,8 +611,8 @@ _OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
     ),
     (
         re.compile(
-            r"\b(?:my|our) (?P<k>" + _PETS + r")(?: " + _NAME + r")? (?:passed away|died"
-            r"|ran away)",
+            r"\b(?:my|our) (?P<k>" + _PETS + r")(?: " + _NAME + r")? (?:[^,.!?]{0,30}? )?"
+            r"(?:passed away|died|ran away|did not make it)",
             re.I,
         ),
         lambda m: Said("has a pet", m["v"] or m["k"], True, True),
@@ -651,7 +667,7 @@ _OWN_NEEDS: list[tuple[str, ...]] = [
     ),
     tuple(f"{who} {pet}" for who in ("my", "our") for pet in sorted(PET_WORDS)),
     ("broke up", "split up", "separated", "divorced"),
-    ("passed away", "died", "ran away"),
+    ("passed away", "died", "ran away", "make it"),
     ("passed away", "died", "ran away"),
     tuple(_MEETINGS.split()),
     tuple(_MEETINGS.split()),
@@ -674,7 +690,8 @@ _FIRST_HEADS = """live lives living lived | in | be been | based settled
 | started begun began | got was been promoted | got just recently | graduated finished
 | got married engaged | have has had | play plays do does practice practices
 | moved relocated moving relocating move | started start starting
-| accepted took got landed started have | got landed accepted took found
+| started start starting began begin | accepted took got landed started have
+| got landed accepted took found
 | got was joined hired | bought got leased picked | switched
 | went became turned gone become going | adopted got rescued | took started picked
 | got laid let fired made | quit left resigned lost | left resigned retired | retired

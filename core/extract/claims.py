@@ -14,11 +14,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from arborwiki.core.extract.changes import belief_statements
+from arborwiki.core.extract.changes import Said, belief_statements
 from arborwiki.core.extract.dates import normalize_dates
 from arborwiki.core.extract.features import Names, normalize_name
 from arborwiki.core.extract.lexicon import INTERJECTIONS, RELATIONS, STOP_WORDS, TITLES
 from arborwiki.core.extract.schema import ClaimDraft
+from arborwiki.core.extract.slot_vocabulary import ended_mention, vocabulary_beliefs
+from arborwiki.core.slots import slot_of
 from arborwiki.core.words import only_adverb
 
 MAX_VALUE_WORDS = 12
@@ -390,16 +392,47 @@ def sentence_claim(
     )
 
 
+def beliefs_of(sentence: str) -> list[Said]:
+    """The templates' beliefs (core/extract/changes.py), then what the slot vocabulary reads
+    (core/extract/slot_vocabulary.py) of a slot they did not read, or of one they only ended
+    ("I used to drive a Civic; my car now is a Niro"), or a correction."""
+    said = belief_statements(sentence)
+    held = {_slot_key(s) for s in said if not s.negated}
+    ended = {_slot_key(s) for s in said if s.negated}
+    seen = {s.value.lower() for s in said}
+    gone = {w for s in said if s.negated for w in s.value.split() if w[:1].isupper()}
+    out = list(said)
+    for s in vocabulary_beliefs(sentence):
+        key = _slot_key(s)
+        if s.value.lower() in seen or key in held or key in ended and s.negated:
+            continue
+        if gone & set(s.value.split()):
+            continue  # "Pepper" ended: not "cat named Pepper" held
+        if key in ended or key not in {_slot_key(t) for t in said} or s.attribute == "corrects":
+            out.append(s)
+    return out
+
+
+def _slot_key(said: Said) -> str:
+    slot = slot_of(said.attribute, said.value)
+    return slot.name if slot is not None else said.attribute
+
+
 def sentence_claims(
     sentence: str, speaker: str, message_id: str, at: datetime | None, ctx: ClaimContext
 ) -> list[ClaimDraft]:
     """The claims of one sentence: the speaker's own beliefs and their changes when it states
     them (core/extract/changes.py: one claim a clause, "I used to live in Omaha, but home is
     Charleston" gives two), else `sentence_claim`'s one claim, if any."""
-    said = belief_statements(sentence) if "\x00" not in sentence else []
+    said = beliefs_of(sentence) if "\x00" not in sentence else []
     if not said:
         claim = sentence_claim(sentence, speaker, message_id, at, ctx)
-        return [claim] if claim is not None else []
+        if claim is not None:
+            return [claim]
+        mention = ended_mention(sentence) if "\x00" not in sentence else None
+        if mention is None:
+            return []
+        said = [mention]
     owner = ctx.names.resolve(normalize_name(speaker))
     text = " ".join(f"{speaker}: {sentence.strip()}"[:_TEXT_LIMIT].split())
     drafts = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # STOP_WORDS and the date words live with the other word helpers; re-exported so extraction
 # reads its lists here.
 from arborwiki.core.words import DATE_WORDS, MONTHS, STOP_WORDS, WEEKDAYS  # noqa: F401
@@ -111,3 +113,23 @@ EVENT_PAIRS: dict[tuple[str, str], str] = {
     for w in words.split()
     if "+" in w
 }
+
+ENDING = re.compile(
+    r"\b(?:anymore|any more|any longer|no longer|no more|gave (?:\w+ )?up|given (?:\w+ )?up"
+    r"|quit|quitting|stopped(?! by| in| for)|dropped(?! off| by| in)|ditched|packed in"
+    r"|walked away|stepped away|stepped down|cut out|got rid of|sold|swapped|traded in"
+    r"|wrote (?:it|her|him) off|written off|scrapped|totaled|totalled|gave (?:\w+ )?away"
+    r"|rehomed|re-homed|died|passed away|put (?:\w+ )?down|put to sleep|said goodbye|broke up"
+    r"|split up|separated|divorced|parted ways|ended things|called it off|called it quits"
+    r"|not together|(?:is|are|all) behind me|done with|finished with|resigned|laid off"
+    r"|let (?:me |us )?go(?! of)|made redundant|(?:got|was|been) fired"
+    r"|have(?: not|n't) touched|did(?: not|n't) make it|retired from|farewell"
+    r"|(?:gone|done|over|ended(?: it)?|quit|away|closed) for good"
+    r"|moved on from|got stolen|was stolen|been stolen)\b",
+    re.I,
+)
+"""Words that end a state ("I've packed in chess", "Sam and I ended things", "we parted
+ways"): the lifecycle ends a held value a sentence with one of them names
+(core/forest/lifecycle.py `says_ended`), and core/extract/slot_vocabulary.py reads the value
+it names as ended. Not "left" or "lost" ("I left Denver at six", "I lost to Sam"): too often
+no ending."""

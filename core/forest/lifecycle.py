@@ -20,7 +20,8 @@ import numpy as np
 
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.extract.changes import HYPOTHETICAL
-from arborwiki.core.extract.lexicon import RELATIONS
+from arborwiki.core.extract.lexicon import ENDING, RELATIONS
+from arborwiki.core.extract.slot_vocabulary import ANY_DAY
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
 from arborwiki.core.slots import Slot, slot_of
@@ -30,14 +31,10 @@ CORRECTS = "corrects"
 """The attribute of a correction claim; its value is "wrong -> right"."""
 CORRECTION_REACH = 40
 """How many of the latest claims a correction looks back through for the word it fixes."""
-_ENDING = re.compile(
-    r"\b(?:anymore|any more|no longer|gave (?:\w+ )?up|given (?:\w+ )?up|quit|stopped"
-    r"|dropped|packed in|walked away|cut out|got rid of|sold|swapped|traded in|wrote (?:it|her|him)"
-    r" off|written off|gave (?:\w+ )?away|died|passed away"
-    r"|broke up|split up|ended things|called it off|have(?: not|n't) touched)\b",
-    re.I,
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+_CLAUSE_BREAK = re.compile(
+    r",\s*but\s|;\s|\s[—–-]\s|[.!]\s|,\s+(?=(?:so |and )?(?:could|can|would|will) you\b)"
 )
-"""Words that end a state ("I've packed in chess", "Sam and I ended things")."""
 _SPEAKER_SUBJECT = re.compile(r"\b(?:i|we)\b", re.I)
 _SPEAKERS = re.compile(r"\b(?:i|we|me|my|our|us)\b", re.I)
 _OTHERS = re.compile(r"\bmy (?:" + "|".join(sorted(RELATIONS)) + r")\b", re.I)
@@ -100,7 +97,15 @@ def _shares(old: Claim, ending: Claim) -> bool:
 def corrected(claim: Claim, recent: list[Claim]) -> Claim | None:
     """The claim a correction ("wrong -> right") fixes: the latest of `recent` (active,
     newest last) whose value holds the wrong word, the speaker's own first."""
-    wrong, _, _right = claim.value.partition(" -> ")
+    wrong, _, right = claim.value.partition(" -> ")
+    if wrong == ANY_DAY:  # "I meant Wednesday": the latest weekday said, the speaker's first
+        hits = [c for c in recent[-CORRECTION_REACH:] if _WEEKDAY.search(c.value)]
+        own = [c for c in hits if norm_term(c.subject) == norm_term(claim.subject)]
+        found = (own or hits or [None])[-1]
+        if found is not None:
+            day = _WEEKDAY.search(found.value)
+            claim.value = f"{day.group(0) if day else wrong} -> {right}"
+        return found
     wanted = value_words(wrong)
     if not wanted:
         return None
@@ -383,9 +388,15 @@ def _place(
     subj, attr, value = norm_term(claim.subject), norm_term(claim.attribute), norm_term(claim.value)
     slot = slot_of(claim.attribute, claim.value)
     if slot is not None:
-        _apply_slot(claim, slot_decision(claim, slot, book.slot_pool(subj, slot.name)), book)
-        return
+        decision = slot_decision(claim, slot, book.slot_pool(subj, slot.name))
+        if decision.targets or not claim.negated:
+            _apply_slot(claim, decision, book)
+            return
+    # An ending the extractor gave no slot, or one that ended nothing in the slot it guessed
+    # ("I'm no longer with Tallyhawk" read as a partner): it ends the held values it names.
     ended = held_and_ended(claim, book.active_of(subj)) if says_ended(claim) else []
+    if slot is not None and not ended:
+        return  # an ADD: the ending of a value the memory does not hold
     if ended:
         claim.attribute, claim.value = ended[-1].attribute, ended[-1].value
         claim.negated = claim.change_cue = True
@@ -425,8 +436,12 @@ def says_ended(claim: Claim) -> bool:
     ("… anymore", "packed in", "ended things", "wrote it off"), said by the speaker, not a
     question, a hypothetical or a relative's news."""
     sentence = _sentence(claim)
-    cue = _ENDING.search(sentence)
-    if cue is None or "?" in sentence or HYPOTHETICAL.search(sentence[: cue.start()]):
+    cue = ENDING.search(sentence)
+    if cue is None:
+        return False
+    before = _CLAUSE_BREAK.split(sentence[: cue.start()])[-1]  # "Not sure if I said, but …"
+    after = _CLAUSE_BREAK.split(sentence[cue.start() :])[0]  # "…, could you help me …?"
+    if "?" in before + after or HYPOTHETICAL.search(before):
         return False
     if not _SPEAKERS.search(sentence):
         return False

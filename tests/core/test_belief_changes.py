@@ -344,7 +344,7 @@ def test_a_claim_is_recorded_when_its_message_was_said(build) -> None:
     ("old", "end", "value"),
     [
         ("My daily driver is a Honda Civic.",
-         "I had the Honda Civic written off after the crash.", "a Honda Civic"),
+         "I had the Honda Civic written off after the crash.", "Honda Civic"),
         ("I play chess every Sunday.", "I've packed in chess — my back can't take it.", "chess"),
         ("I have a cat named Pepper.", "We don't have Pepper anymore, she went to my parents.",
          "cat named Pepper"),

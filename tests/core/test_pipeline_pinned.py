@@ -48,14 +48,16 @@ TABLES = ("snapshots", "nodes", "trajectories", "claims", "evidence", "pages")
 # states and their changes read by core/extract/changes.py, slot claims revised user-wide);
 # nodes and trajectories unchanged (placement does not read claims); snapshots, claims,
 # evidence and pages again when a claim's recorded_at became its message's time, not its
-# window's;
+# window's; snapshots, claims, evidence and pages when the slot vocabulary came
+# (core/extract/slot_vocabulary.py: slot values read by their words where no template
+# matched; nodes and trajectories unchanged);
 PINNED = {
-    "snapshots": "b1741adac4af9c39",
+    "snapshots": "3579907974b0c2c9",
     "nodes": "9ee07a9023c1e776",
     "trajectories": "fe559d90536c70c6",
-    "claims": "555732706ceca8f6",
-    "evidence": "c1d7997e841b05e0",
-    "pages": "911329b99de77af6",
+    "claims": "4b52f74ca6d815af",
+    "evidence": "a1c175fc20541c9a",
+    "pages": "0263e6c67366273a",
 }
 PINNED_SUMS = {  # each table's floats summed (attach scores are the only floats)
     "snapshots": 0.0,
