@@ -398,9 +398,11 @@ _APPOSITIVE = re.compile(r"\s+[—–]\s+((?:my|our) [\w' ]{1,24}?)\s+[—–]\s
 _NOT_IN_MEETING = frozenset("my our the got have at is are by up for".split())
 _SPLIT = re.compile(
     r"(?<=[.!?;:])\s+|\s+[—–]\s+|\s+-\s+|,\s+(?=(?:so |and )?(?:could|can|would|will) you\b)"
+    r"|,\s+(?=[^,.!?]*\?\s*$)"
 )
-"""Clause breaks; a request after a comma is a clause of its own ("Since Luna is no longer
-with us, could you help me …?": the question is the request's)."""
+"""Clause breaks; a request or a closing question after a comma is a clause of its own
+("Since Luna is no longer with us, could you help me …?", "Our house in Asheville needs a
+new roof, any tips?": the question is the request's)."""
 _MEAT = frozenset("meat carnivore meat-eater steak bacon burgers".split())
 _EAT = frozenset("eat eats eating ate eater meat-eater carnivore".split())
 

@@ -33,6 +33,10 @@ def read(sentence: str) -> list[tuple[str, str, bool]]:
     [
         # first statements, said in passing
         ("Our little house in Asheville needs a new roof.", ("lives in", "Asheville", False)),
+        (
+            "Our little house in Asheville needs a new roof, any tips?",
+            ("lives in", "Asheville", False),
+        ),
         ("Having grown up here, Flagstaff feels like home to me.", None),
         ("My commute to Harlow Analytics takes an hour, such is the job.", None),
         (
