@@ -392,7 +392,7 @@ def sentence_claim(
     )
 
 
-def beliefs_of(sentence: str) -> list[Said]:
+def beliefs_of(sentence: str, before: str = "") -> list[Said]:
     """The templates' beliefs (core/extract/changes.py), then what the slot vocabulary reads
     (core/extract/slot_vocabulary.py) of a slot they did not read, or of one they only ended
     ("I used to drive a Civic; my car now is a Niro"), or a correction."""
@@ -402,7 +402,7 @@ def beliefs_of(sentence: str) -> list[Said]:
     seen = {s.value.lower() for s in said}
     gone = {w for s in said if s.negated for w in s.value.split() if w[:1].isupper()}
     out = list(said)
-    for s in vocabulary_beliefs(sentence):
+    for s in vocabulary_beliefs(sentence, before):
         key = _slot_key(s)
         if s.value.lower() in seen or key in held or key in ended and s.negated:
             continue
@@ -419,12 +419,17 @@ def _slot_key(said: Said) -> str:
 
 
 def sentence_claims(
-    sentence: str, speaker: str, message_id: str, at: datetime | None, ctx: ClaimContext
+    sentence: str,
+    speaker: str,
+    message_id: str,
+    at: datetime | None,
+    ctx: ClaimContext,
+    before: str = "",
 ) -> list[ClaimDraft]:
     """The claims of one sentence: the speaker's own beliefs and their changes when it states
     them (core/extract/changes.py: one claim a clause, "I used to live in Omaha, but home is
     Charleston" gives two), else `sentence_claim`'s one claim, if any."""
-    said = beliefs_of(sentence) if "\x00" not in sentence else []
+    said = beliefs_of(sentence, before) if "\x00" not in sentence else []
     if not said:
         claim = sentence_claim(sentence, speaker, message_id, at, ctx)
         if claim is not None:

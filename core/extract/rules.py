@@ -214,12 +214,15 @@ class RuleExtractor:
         claimed: set[str] = set()
         for turn in turns:
             m = turn.message
+            before, last = "", None  # the same speaker's sentence before, in this message
             for who, sentence in turn.said:
                 at = m.timestamp if m.time_known else None
-                for claim in sentence_claims(sentence, who, m.message_id, at, ctx):
+                before = before if who == last else ""
+                for claim in sentence_claims(sentence, who, m.message_id, at, ctx, before):
                     if not _assistant_on_itself(claim, m):
                         claims.append(claim)
                         claimed.add(sentence)
+                before, last = sentence, who
         return SnapshotDraft(
             summary=summarize(turns, names, claimed),
             keywords=keywords(texts, names, self.cfg.max_keywords),

@@ -107,7 +107,11 @@ _STRONG_OLD = re.compile(
     r"|our old|my old)(?:\s+(?:the|a|an|my|our|in))?)\s*$",
     re.I,
 )
-_NOW = re.compile(r"\b(?:living|live|lives|now|currently|nowadays|present|is)\b", re.I)
+_NOW = re.compile(
+    r"\b(?:living|live|lives|now|currently|nowadays|present|is|new|brand-new)\b", re.I
+)
+"""A word just before a value that says it is the one now ("living in Austin", "our new
+Corolla"), when a clause names two and marks neither as left."""
 _MOVES = frozenset("moved move moving relocated relocating over back down up out".split())
 _TRIP = re.compile(
     r"\b(?:trip|visit|visiting|vacation|got back from|heading to|flying to|fly to|conference"
@@ -288,7 +292,7 @@ def _employer(tokens: list[str], v: _Value) -> bool:
         return True
     if not _preceded(tokens, v, _EMPLOYER_BEFORE):
         return False
-    window = {t.lower() for t in tokens[max(0, v.start - 4) : v.start]}
+    window = {t.lower() for t in tokens[max(0, v.start - 5) : v.start]}
     after = " ".join(tokens[v.end : v.end + 8]).lower()
     if re.search(r"\bas (?:a|an|their|the|its) ", after):
         return True  # "I've been with Salt House for years, as their chef"
@@ -407,10 +411,15 @@ _MEAT = frozenset("meat carnivore meat-eater steak bacon burgers".split())
 _EAT = frozenset("eat eats eating ate eater meat-eater carnivore".split())
 
 
-def vocabulary_beliefs(sentence: str) -> list[Said]:
+def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
     """The slot beliefs a speaker's sentence states by its words, in clause order; a value a
     clause ends is not held again by a later clause of the same sentence ("We no longer have
-    Biscuit; … we found Biscuit another family")."""
+    Biscuit; … we found Biscuit another family"). `before`: the same message's sentence
+    before it, read for a correction it began ("Actually no, Friday is wrong. My running
+    group is on Thursday.")."""
+    carried = _carried_correction(before, sentence)
+    if carried is not None:
+        return [carried]
     if not _may_read(sentence):
         return []
     text = _APPOSITIVE.sub(r", \1, ", expand(sentence.strip()))
@@ -468,6 +477,19 @@ def _beside(text: str) -> dict[str, set[str]]:
             else set()
         ),
     }
+
+
+def _carried_correction(before: str, sentence: str) -> Said | None:
+    """A correction whose wrong weekday one sentence marks and whose right one the next
+    says."""
+    if not before or not _CORRECTING.search(before) or _CORRECTING.search(sentence):
+        return None
+    wrong, right = _days(_tokens(before)), _days(_tokens(sentence))
+    if len(wrong) != 1 or len(right) != 1 or wrong[0].text == right[0].text:
+        return None
+    if not _old(_tokens(before), wrong[0]):
+        return None
+    return Said("corrects", f"{wrong[0].text} -> {right[0].text}", False, True, sentence)
 
 
 def ended_mention(sentence: str) -> Said | None:

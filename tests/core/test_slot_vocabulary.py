@@ -59,6 +59,10 @@ def read(sentence: str) -> list[tuple[str, str, bool]]:
             ("drives", "Hyundai Kona", False),
         ),
         ("Leo isn't my fiancé any longer, sadly.", ("is with", "Leo", True)),
+        (
+            "Fetched our new Mazda CX-5 today and got a fair trade-in price for the Hyundai Kona.",
+            ("drives", "Mazda CX-5", False),
+        ),
     ],
 )
 def test_the_vocabulary_reads_a_slot_value_beside_its_words(sentence, expected):
@@ -166,5 +170,16 @@ def test_retiring_from_a_hobby_does_not_end_the_job(build):
 
 def test_i_meant_corrects_the_weekday_said_last(build):
     claims = build(chat("Choir practice is on Tuesday evenings for me.", "Oops, I meant Thursday."))
+    fixed = change(claims, "m1-1")
+    assert fixed.value.endswith("Thursday") and "Tuesday" not in fixed.value, fixed.value
+
+
+def test_a_correction_begun_in_one_sentence_and_ended_in_the_next(build):
+    claims = build(
+        chat(
+            "Choir practice is on Tuesday evenings for me.",
+            "Hmm, Tuesday is wrong. Choir practice is on Thursday.",
+        )
+    )
     fixed = change(claims, "m1-1")
     assert fixed.value.endswith("Thursday") and "Tuesday" not in fixed.value, fixed.value
