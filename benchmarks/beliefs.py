@@ -10,7 +10,9 @@ first statements, controls and distractors too; scored once before the rules saw
 (seed 19, written by another helper that had read neither the rules, their tests nor any
 score), the `sealed` pool (seed 23, written by a further helper that had read neither the
 rules, their tests nor any score, and kept unscored until the rules of session 2026-12-06
-were done), and LoCoMo dev's hand-labelled changes. Each is built with the default config and
+were done), the `sealed2` pool (seed 29, written by yet another helper that had read neither
+the rules, their tests nor any score, and kept unscored until the end of session 2026-12-06),
+and LoCoMo dev's hand-labelled changes. Each is built with the default config and
 scored by `arborwiki evaluate beliefs`; the tables land in benchmarks/results/beliefs.md
 (what follows its `<!-- history -->` line is kept: the notes of earlier runs).
 """
@@ -31,7 +33,15 @@ LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 LOCOMO_LABELS = HERE / "beliefs" / "locomo_dev_changes.json"
 RESULTS = HERE / "results" / "beliefs.md"
 HISTORY = "<!-- history -->"
-SETS = (("dev", 7), ("held_out", 11), ("fresh", 13), ("apart", 17), ("blind", 19), ("sealed", 23))
+SETS = (
+    ("dev", 7),
+    ("held_out", 11),
+    ("fresh", 13),
+    ("apart", 17),
+    ("blind", 19),
+    ("sealed", 23),
+    ("sealed2", 29),
+)
 
 
 def write_synthetic(out: Path, seed: int, users: int, phrasing: str = "dev") -> tuple[Path, Path]:

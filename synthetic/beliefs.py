@@ -1386,6 +1386,442 @@ score (only this module and benchmarks/beliefs.py), in wordings none of the othe
 done (`phrasing="sealed"`)."""
 
 
+SEALED2_INITIAL: dict[str, list[str]] = {
+    "home": [
+        "born n raised in {o} and never left tbh, so give me a day out i haven't heard of",
+        "Mind giving me a hand wording a complaint to the council? I've been on the same street "
+        "in {o} for twelve years and the potholes have never been this bad.",
+        "Our unit in {o} cops the full afternoon sun — reckon blockout blinds are worth it?",
+    ],
+    "job": [
+        "Donkey's years I've been at {e} as the {r} — how do I stop Tuesdays dragging?",
+        "{e} has just offered staff a pension top-up; as their {r}, should I opt in?",
+        "I'm on the books at {e} as their {r}, so my arvos are pretty chockers — keep the meal "
+        "ideas quick, yeah?",
+    ],
+    "car": [
+        "how often should i get the oil changed on my {o}? it's done about 90k miles",
+        "The {o} sitting on our drive is due an MOT next month; what tends to fail?",
+        "Mostly I potter round town in my {o}; are winter tyres worth it for short hops?",
+    ],
+    "diet": [
+        "Veggie household here (no meat or fish, eggs are fine), so any thoughts on a Sunday "
+        "lunch?",
+        "Given that I've kept to a vegetarian diet for a decade, where ought I to get my iron?",
+        "I'm a vego, mate — chuck some halloumi on it and I'm happy.",
+    ],
+    "meat": [
+        "Carnivore through and through — I'd eat steak nightly if my wallet let me. Marinade "
+        "ideas?",
+        "I won't call it dinner unless there's a chop or a sausage on my plate, so nothing too "
+        "fancy please.",
+    ],
+    "partner": [
+        "{o} and I hit five years together in May — any ideas for a romantic getaway?",
+        "My boyfriend {o} snores like a freight train. Earplugs or separate rooms, what do you "
+        "reckon?",
+        "Me and {o} have been inseparable since sixth form, and now we're talking about getting a "
+        "puppy.",
+    ],
+    "pet": [
+        "what's a chew toy that'll survive a {k} like {o}? every single one has been wrecked",
+        "Our {k}, {o}, turns ten next week and I want to throw a tiny party — too daft?",
+        "I'm the proud owner of {o}, a rescue {k} with a vendetta against the postman.",
+    ],
+    "hobby": [
+        "Wednesday nights I {v} {o} down at the community centre; it's the best bit of my week.",
+        "Could you suggest some stretches for after I {v} {o}? I'm at it three times a week and "
+        "always stiff.",
+        "Weekends in our house mean {vg} {o}, rain or shine.",
+    ],
+    "meeting": [
+        "My {m}'s on {o}, so that evening's a write-off.",
+        "heads up, {o}s are {m} so i can't do anything after six",
+        "Every {o} after work I head to {m}; it's what keeps me going.",
+    ],
+}
+
+SEALED2_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        (
+            "revise",
+            "event",
+            "keys to the new house in {n} handed over yesterday, so that's {o} done with!! whats "
+            "the process for changing my address at the bank",
+        ),
+        (
+            "revise",
+            "event",
+            "We did the big move up to {n} about six weeks ago. Left {o} behind and haven't "
+            "looked back once.",
+        ),
+        (
+            "revise",
+            "now",
+            "{n}'s home now, so keep any weekend ideas round there please.",
+        ),
+        (
+            "revise",
+            "negation",
+            "{o}? Nah, not there any more, mate — we shifted to {n} before Christmas.",
+        ),
+        (
+            "revise",
+            "used_to",
+            "Used to rent in {o}; bought a little two-up two-down in {n} last year and love it.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "The super in our new building in {n} won't let us hang anything on the walls. Is "
+            "that even legal?",
+        ),
+        (
+            "revise",
+            "no_longer",
+            "Kindly update your records: I no longer reside at my {o} address and am now "
+            "domiciled in {n}.",
+        ),
+    ],
+    "job": [
+        (
+            "revise",
+            "event",
+            "Guess who's the new {r} at {e}?? Me!!! First shift was today.",
+        ),
+        (
+            "revise",
+            "now",
+            "For the record, {e} pays my wages now — I'm their {r}.",
+        ),
+        (
+            "revise",
+            "switched",
+            "Moved across from {oe} to {e}, where I'm the {r}; honestly should've done it years "
+            "ago.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "My colleagues at {e} keep calling me 'the new {r}'. How long before that wears off?",
+        ),
+        (
+            "end",
+            "event",
+            "{oe} made my role redundant on Wednesday. Would you help me tidy up my CV?",
+        ),
+        (
+            "end",
+            "event",
+            "So I walked out of {oe} yesterday after a blazing row with my boss. Never going back.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Since {oe} no longer employs me, please stop suggesting I run things past their HR.",
+        ),
+        (
+            "end",
+            "used_to",
+            "My whole life used to revolve around {oe}, but I retired a month ago and I'm loving "
+            "every minute.",
+        ),
+    ],
+    "car": [
+        (
+            "revise",
+            "event",
+            "picked up a secondhand {n} on the weekend, the old {o} finally went to the wreckers",
+        ),
+        (
+            "revise",
+            "switched",
+            "Swapped out the {o}; I'm in a {n} now. How do I pair my phone with it?",
+        ),
+        (
+            "revise",
+            "now",
+            "Since I'm behind the wheel of a {n} rather than the {o} these days, which dashcam "
+            "would suit it?",
+        ),
+        (
+            "end",
+            "event",
+            "Wrote off the {o} on the motorway on Saturday. I'm fine, just carless for now.",
+        ),
+        (
+            "end",
+            "negation",
+            "I haven't got the {o} now, had to flog it to make rent.",
+        ),
+        (
+            "revise",
+            "used_to",
+            "The {o} was my trusty runaround for years, but it's a {n} on the drive now and it "
+            "parks itself.",
+        ),
+    ],
+    "diet": [
+        (
+            "revise",
+            "event",
+            "Did Veganuary and never went back, so it's fully vegan for me now. Any decent cheese "
+            "substitutes?",
+        ),
+        (
+            "revise",
+            "now",
+            "honestly vegan these days, so if it came out of an animal i can't have it",
+        ),
+        (
+            "revise",
+            "used_to",
+            "Used to be plain vegetarian; nowadays it's vegan all the way, eggs and milk included.",
+        ),
+        (
+            "revise",
+            "switched",
+            "I've taken the leap from veggie to fully vegan — please swap the butter for oil in "
+            "that recipe.",
+        ),
+    ],
+    "meat": [
+        (
+            "end",
+            "gave_up",
+            "Kicked meat to the kerb after that documentary — what can I use instead of bacon?",
+        ),
+        (
+            "end",
+            "gave_up",
+            "Decided to ditch meat during Lent and it stuck. Help me rethink the Christmas menu?",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Meat's no longer something I eat, so tofu instead of chicken in that stir-fry, if "
+            "you would.",
+        ),
+        (
+            "end",
+            "negation",
+            "nah i don't touch meat now, not even chicken. best protein for gym days?",
+        ),
+        (
+            "end",
+            "used_to",
+            "The old me used to order a mixed grill wherever we ate out; six months now without "
+            "any meat at all.",
+        ),
+    ],
+    "partner": [
+        (
+            "end",
+            "event",
+            "Me and {o} pulled the plug on Friday. No idea how we're going to split the flat.",
+        ),
+        (
+            "end",
+            "negation",
+            "{o} isn't my girlfriend now, so the anniversary dinner's off — can you cancel that "
+            "reminder?",
+        ),
+        (
+            "end",
+            "no_longer",
+            "We're no longer together, {o} and me. It's been a rough old month.",
+        ),
+        (
+            "revise",
+            "event",
+            "Things with {o} fizzled out over the summer, and I've since started going out with "
+            "{n}. Where should we go for our first weekend away?",
+        ),
+        (
+            "revise",
+            "now",
+            "It's {n} I'm seeing now; {o} is well and truly in the past.",
+        ),
+        (
+            "end",
+            "used_to",
+            "{o} and me used to be a thing, but we've been apart since spring and I'm doing fine.",
+        ),
+    ],
+    "pet": [
+        (
+            "end",
+            "event",
+            "Held {o}'s paw while the vet did it this morning. Sixteen years with that {k}. How "
+            "do I get through today?",
+        ),
+        (
+            "end",
+            "event",
+            "{o} slipped away in the night on Thursday, peacefully at least. Should we get the "
+            "kids another {k} straight away or wait?",
+        ),
+        (
+            "end",
+            "event",
+            "Because we're emigrating and couldn't take a {k} with us, {o} went to a lovely "
+            "family on a farm last weekend. We all miss the poor thing terribly.",
+        ),
+        (
+            "end",
+            "negation",
+            "I don't have {o} now; my brother took the {k} when I started travelling for work.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Now that {o}'s no longer with the family, would you write me a little poem about our "
+            "{k}?",
+        ),
+    ],
+    "hobby": [
+        (
+            "end",
+            "gave_up",
+            "Packed in {o} last month, could never find the time. Any cheap hobbies I can do from "
+            "the sofa?",
+        ),
+        (
+            "end",
+            "gave_up",
+            "Time to hang up my boots where {o} is concerned — I've called it a day.",
+        ),
+        (
+            "end",
+            "negation",
+            "i don't really {v} {o} at all nowadays, haven't for months",
+        ),
+        (
+            "end",
+            "no_longer",
+            "{vg} {o} doesn't feature in my week any longer, so Tuesdays are suddenly free. Fancy "
+            "helping me fill them?",
+        ),
+        (
+            "end",
+            "used_to",
+            "Was mad about {o} once upon a time, yet I've not gone near it since the baby arrived.",
+        ),
+        (
+            "end",
+            "event",
+            "Friday was the last time I'll be {vg} {o}; I've cancelled the lot and I'm done.",
+        ),
+    ],
+    "meeting": [
+        (
+            "revise",
+            "correction",
+            "nope, {n} not {o} — brain's fried today",
+        ),
+        (
+            "revise",
+            "correction",
+            "Apologies, I misspoke: {m} is held on {n} evenings rather than {o}.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Hold on, {o} was wrong, it's {n}. Pencil {m} in for {n} for me, would you?",
+        ),
+        (
+            "revise",
+            "correction",
+            "Oh hang on, {m} happens on {n}; {o} is my gym night, silly me.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Nah, my bad — {m}'s on a {n}, not a {o}.",
+        ),
+    ],
+}
+
+SEALED2_DISTRACTORS: list[tuple[str, str]] = [
+    (
+        "other_person",
+        "My best mate's just landed a job at {x}. What's a good congratulations gift?",
+    ),
+    (
+        "other_person",
+        "Mum's finally selling up and moving to {c} to be near my aunt.",
+    ),
+    (
+        "other_person",
+        "My dad's gone vegan, of all people! What can I cook him for his birthday?",
+    ),
+    (
+        "other_person",
+        "My sister's boyfriend dumped her over text, can you believe it? How do I help her?",
+    ),
+    (
+        "question",
+        "Is a {car} any good on petrol, or would a hybrid be smarter?",
+    ),
+    (
+        "question",
+        "Are rents in {c} as steep as people make out?",
+    ),
+    (
+        "hypothetical",
+        "If {x} ever rang me with an offer, I'd bite their hand off.",
+    ),
+    (
+        "hypothetical",
+        "Imagine if we chucked it all in and bought a farmhouse outside {c} — madness, right?",
+    ),
+    (
+        "trip",
+        "Girls' weekend in {c} coming up — what's worth seeing?",
+    ),
+    (
+        "trip",
+        "Back from a week in {c} visiting the in-laws; so glad to be in my own bed.",
+    ),
+    (
+        "plan",
+        "We're booked in to test-drive a {car} on Saturday, purely out of curiosity.",
+    ),
+    (
+        "past",
+        "Back in uni I did a summer of temping at {x}, making tea and doing the filing.",
+    ),
+    (
+        "past",
+        "As a student I shared a grotty flat in {c} with four lads. Never again!",
+    ),
+]
+
+SEALED2_CONTROLS: dict[str, list[str]] = {
+    "home": [
+        "Still loving life in {o} — the farmers' market here is unbeatable.",
+        "It's a decade since we settled in {o}, and we've zero plans to budge. Fun ways to mark "
+        "it?",
+    ],
+    "job": [
+        "Manic few days at {e} as usual, but that's being the {r} for you.",
+        "Yep, still {e}'s {r}. Mind drafting my out-of-office message for next week?",
+    ],
+    "hobby": [
+        "Went to {v} {o} again last night and I'm still buzzing from it.",
+        "{vg} {o} is still what gets me through a long week.",
+    ],
+    "car": [
+        "Took the {o} through the car wash this weekend; the old girl's still going strong.",
+        "the {o}'s still running like a dream, 200k on the clock",
+    ],
+}
+"""The `sealed2` pool: written by a further helper that read neither the rules, their tests,
+nor any score (only this module and benchmarks/beliefs.py), in wordings none of the other
+pools use (no four-word run shared with them, FILLER or REPLIES); kept unscored until the end
+of session 2026-12-06 (`phrasing="sealed2"`)."""
+
+
 class _User:
     """One user's timeline: sessions of alternating user / assistant turns."""
 
@@ -1466,8 +1902,10 @@ def _values(rng: random.Random, state: str) -> dict[str, str]:
 def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> BeliefSet:
     """`users` users, each with 2–3 labelled changes, one control, two distractors.
     `phrasing`: "dev" (the phrasings the rules were written against), "held_out" or
-    "fresh" or "apart" or "blind" (each scored once before the rules saw it), or "sealed"
-    (kept unscored until the rules of session 2026-12-06 were done)."""
+    "fresh" or "apart" or "blind" (each scored once before the rules saw it), "sealed"
+    (kept unscored until the rules of session 2026-12-06 were done), or "sealed2" (written by
+    a helper that read neither the rules, their tests nor any score; kept unscored until the
+    end of session 2026-12-06)."""
     pools = {
         "dev": (CHANGES, DISTRACTORS, INITIAL, CONTROLS),
         "held_out": (HELD_OUT_CHANGES, HELD_OUT_DISTRACTORS, INITIAL, CONTROLS),
@@ -1475,6 +1913,7 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
         "apart": (APART_CHANGES, APART_DISTRACTORS, APART_INITIAL, APART_CONTROLS),
         "blind": (BLIND_CHANGES, BLIND_DISTRACTORS, BLIND_INITIAL, BLIND_CONTROLS),
         "sealed": (SEALED_CHANGES, SEALED_DISTRACTORS, SEALED_INITIAL, SEALED_CONTROLS),
+        "sealed2": (SEALED2_CHANGES, SEALED2_DISTRACTORS, SEALED2_INITIAL, SEALED2_CONTROLS),
     }
     if phrasing not in pools:
         raise ValueError(f"phrasing must be one of {sorted(pools)}, got {phrasing!r}")
