@@ -597,7 +597,11 @@ _OWN: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said | None]]] = [
     ),
     (
         re.compile(
-            r"\b(?:my|our) (?P<k>" + _PETS + r") " + _NAME + r"\b(?! (?:passed|died|ran))"
+            r"(?<!lost )(?<!buried )\b(?:my|our) (?P<k>"
+            + _PETS
+            + r") "
+            + _NAME
+            + r"\b(?! (?:passed|died|ran))"
             r"(?![^,.!?]{0,40}\b(?:passed away|died|did not make it)\b)",
             re.I,
         ),

@@ -125,7 +125,12 @@ ENDING = re.compile(
     r"|let (?:me |us )?go(?! of)|made redundant|(?:got|was|been) fired"
     r"|have(?: not|n't) touched|did(?: not|n't) make it|retired from|farewell"
     r"|(?:gone|done|over|ended(?: it)?|quit|away|closed) for good"
-    r"|moved on from|got stolen|was stolen|been stolen)\b",
+    r"|moved on from|got stolen|was stolen|been stolen|sacked|got the sack|handed in (?:my )?notice"
+    r"|lost (?:my|the|our) job|went bust|conked out|gave up the ghost|rainbow bridge"
+    r"|hung up (?:my|the)|lost interest in|fell out of love with|not seeing each other"
+    r"|part-exchanged|off meat|separate ways|called it a day|not an item|over between us"
+    r"|used to be (?:my|our|where)|lost (?:my|our) (?:old |dear |beloved )?(?:dog|cat|puppy"
+    r"|kitten|pet|bunny|rabbit|horse|parrot|hamster))\b",
     re.I,
 )
 """Words that end a state ("I've packed in chess", "Sam and I ended things", "we parted

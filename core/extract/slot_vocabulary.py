@@ -43,7 +43,8 @@ CUES: dict[str, frozenset[str]] = {
         "rent renting rented lease keys bedroom here settled hometown",
         "job": "job jobs work working worked employer employers employed role position payroll "
         "onboarding boss manager colleagues coworkers office shift shifts hired redundant "
-        "company team career contract salary notice joined resigned promoted workplace",
+        "company team career contract salary notice joined resigned promoted workplace sack "
+        "sacked redundancy",
         "partner": "partner boyfriend girlfriend husband wife fiance fiancé fiancee fiancée "
         "together couple dating relationship anniversary engaged married separated divorced "
         "dumped split",
@@ -76,6 +77,10 @@ _STARTERS = frozenset(
 """Capitalised words at a sentence's start that are not names ("Honestly, …")."""
 
 _PARTNERS = frozenset("partner boyfriend girlfriend husband wife fiance fiancee".split())
+_DIET_ALIASES = {"plant-based": "vegan", "veggie": "vegetarian"}
+"""Everyday names of a diet, read only as what someone is or went ("I've gone plant-based",
+"I'm veggie"): not "a veggie burger", "plant-based milk"."""
+_BECAME = frozenset("am is are 's been gone went going fully totally strictly now".split())
 _PARTNER_NEAR = frozenset(
     "partner boyfriend girlfriend husband wife fiance fiancé fiancee fiancée half dating "
     "married engaged relationship".split()
@@ -84,7 +89,7 @@ _KINDS = PET_WORDS - {"pet", "pets"}
 _PET_NEAR = _KINDS | frozenset("named called vet walk walked walking fed feeding adopted".split())
 _CORRECTING = re.compile(
     r"\b(?:wrong|scratch that|typo|i meant|meant to say|misspoke|mixed up|mix up|my mistake"
-    r"|my bad|no wait"
+    r"|my bad|no wait|got that wrong|brain fart|confused|slip of the"
     r"|correction|correcting|let me fix|slip)\b",
     re.I,
 )
@@ -379,7 +384,9 @@ _TRIGGERS = frozenset(
     given quit quitting stopped dropped ditched packed walked stepped cut rid sold swapped
     traded wrote written scrapped totaled totalled rehomed re-homed died passed put goodbye
     broke split separated divorced parted ended called together behind done finished resigned
-    laid let redundant fired touched make retired good farewell stolen""".split()
+    laid let redundant fired touched make retired good farewell stolen sacked sack notice lost
+    bust conked ghost bridge hung interest love seeing part-exchanged plant-based veggie brain
+    confused separate day item over used""".split()
 )
 _TRIGGERS |= frozenset().union(*CUES.values()) - frozenset(
     "here work working worked place team move notice".split()
@@ -538,7 +545,14 @@ def _clause_beliefs(
         return out
     for said in _said_pair("drives", tokens, [v for v in names if _is_car(v.text)], ended):
         add(*said)
-    diets = [_Value(t.lower(), i, i + 1) for i, t in enumerate(tokens) if t.lower() in DIETS]
+    diets = [
+        _Value(_DIET_ALIASES.get(t.lower(), t.lower()), i, i + 1)
+        for i, t in enumerate(tokens)
+        if t.lower() in DIETS
+        or t.lower() in _DIET_ALIASES
+        and {w.lower() for w in tokens[max(0, i - 2) : i]} & _BECAME
+        and (i + 1 == len(tokens) or tokens[i + 1].lower() in STOP_WORDS | {",", ".", "!", ";"})
+    ]
     for said in _said_pair("is", tokens, diets, ended):
         add(*said)
     for slot in ("home", "job", "partner", "pet"):
@@ -595,6 +609,9 @@ def _ended_thing(clause: str, cue: str) -> str:
             break
         words.append(w)
     if not words:
+        named = re.search(r"((?:[A-Z][\w&'-]*\s+)+)$", clause[:at])  # "Salt House used to be …"
+        if named:
+            return named.group(1).strip()
         before = re.findall(r"[A-Za-z][\w'-]*", clause[:at])
         if len(before) >= 2 and before[-1].lower() in {"is", "are", "was"}:
             head = before[-2]

@@ -59,6 +59,8 @@ def read(sentence: str) -> list[tuple[str, str, bool]]:
             ("drives", "Hyundai Kona", False),
         ),
         ("Leo isn't my fiancé any longer, sadly.", ("is with", "Leo", True)),
+        ("I've gone plant-based this year.", ("is", "vegan", False)),
+        ("Got the sack from Harlow Analytics on Monday.", ("works at", "Harlow Analytics", True)),
         (
             "Fetched our new Mazda CX-5 today and got a fair trade-in price for the Hyundai Kona.",
             ("drives", "Mazda CX-5", False),
@@ -84,6 +86,7 @@ def test_the_vocabulary_reads_a_slot_value_beside_its_words(sentence, expected):
         "I've worked with Python and Rust for years.",  # a tool, not an employer
         "Last Friday I went to a planning meeting downtown.",  # a date, not a standing day
         "Music always brings us together.",  # a capitalised first word, no partner
+        "We only buy plant-based milk now.",  # a product, not a diet
     ],
 )
 def test_the_vocabulary_reads_nothing_of_others_questions_plans_trips_or_the_past(sentence):
@@ -183,3 +186,20 @@ def test_a_correction_begun_in_one_sentence_and_ended_in_the_next(build):
     )
     fixed = change(claims, "m1-1")
     assert fixed.value.endswith("Thursday") and "Tuesday" not in fixed.value, fixed.value
+
+
+@pytest.mark.parametrize(
+    ("old", "end", "value"),
+    [
+        ("My partner Jo and I cook together.", "Jo and I went our separate ways in June.", "Jo"),
+        ("I have a dog named Rex.", "We lost our dog Rex last week.", "dog named Rex"),
+        (
+            "I work at Salt House as a chef.",
+            "Salt House used to be where I worked; now I teach.",
+            "a chef at Salt House",
+        ),
+    ],
+)
+def test_everyday_endings_end_what_they_name(build, old, end, value):
+    claims = build(chat(old, end))
+    assert ended(claims, "m1-1").value == value
