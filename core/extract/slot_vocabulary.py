@@ -303,6 +303,8 @@ def _employer(tokens: list[str], v: _Value) -> bool:
         return True  # "I've been with Salt House for years, as their chef"
     if _preceded(tokens, v, {"with"}):  # "worked with Python" is a tool, "a job with X" a job
         return bool(window & _JOB_NOUNS)
+    if _preceded(tokens, v, {"for"}):  # "work for X", not "a program for LGBTQ youth"
+        return v.start > 1 and tokens[v.start - 2].lower() in {"work", "works", "working", "worked"}
     return bool(window & CUES["job"])
 
 
@@ -384,24 +386,20 @@ _TRIGGERS = frozenset(
     given quit quitting stopped dropped ditched packed walked stepped cut rid sold swapped
     traded wrote written scrapped totaled totalled rehomed re-homed died passed put goodbye
     broke split separated divorced parted ended called together behind done finished resigned
-    laid let redundant fired touched make retired good farewell stolen sacked sack notice lost
-    bust conked ghost bridge hung interest love seeing part-exchanged plant-based veggie brain
-    confused separate day item over used""".split()
+    laid let redundant fired touched make retired farewell stolen sacked sack bust conked ghost
+    bridge hung part-exchanged plant-based veggie brain confused separate item""".split()
 )
-_TRIGGERS |= frozenset().union(*CUES.values()) - frozenset(
-    "here work working worked place team move notice".split()
-)
-_CAPITAL = re.compile(r"\s[A-Z&]")
-"""What a sentence must hold for this reader to find anything: a capitalised word after its
-first, or one of `_TRIGGERS` (a diet, meat, a hobby verb, a weekday, a word of an ending or
-a correction, a slot's cue but the commonest). Most sentences of a chat hold none and cost a
-split."""
+_TRIGGERS |= frozenset().union(*CUES.values()) - frozenset("here place team move".split())
+_TRIGGERS |= _CAR_MAKES | {"came", "come", "half"}
+"""What a sentence must hold for this reader to find anything: one of `_TRIGGERS` (a slot's
+cue but the commonest, a car make, a diet, meat, a hobby verb, a weekday, a word of an
+ending or a correction). A name alone reads nothing: most sentences of a chat hold none and
+cost a split."""
 
 
 def _may_read(sentence: str) -> bool:
-    if _CAPITAL.search(sentence):
-        return True
-    return not _TRIGGERS.isdisjoint(re.findall(r"[^\W\d_][\w'-]*", sentence.lower()))
+    low = sentence.lower()
+    return not _TRIGGERS.isdisjoint(re.findall(r"[^\W\d_][\w'-]*", low)) or " as their " in low
 
 
 _APPOSITIVE = re.compile(r"\s+[—–]\s+((?:my|our) [\w' ]{1,24}?)\s+[—–]\s+", re.I)
@@ -469,6 +467,10 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
     return out
 
 
+_COMMON_NAMES = {w.capitalize() for w in PET_WORDS} | {"Pets", "Pet"}
+"""Capitalised words that are a kind, not a name ("Dogs always cheer us up")."""
+
+
 def _beside(text: str) -> dict[str, set[str]]:
     """Per slot, the sentence's names said beside its words ("Sam, my partner", "a dog named
     Rex", "no dog at ours any more — Biscuit …"): only those can be a partner or a pet."""
@@ -477,12 +479,15 @@ def _beside(text: str) -> dict[str, set[str]]:
     low = {t.lower() for t in tokens}
     return {
         "partner": {v.text for v in names if _near(tokens, v, _PARTNER_NEAR)},
-        "pet": {v.text for v in names if _near(tokens, v, _PET_NEAR)}
-        | (
-            {v.text for v in names if v.end - v.start == 1}
-            if low & _KINDS and len(names) == 1
-            else set()
-        ),
+        "pet": (
+            {v.text for v in names if _near(tokens, v, _PET_NEAR)}
+            | (
+                {v.text for v in names if v.end - v.start == 1}
+                if low & _KINDS and len(names) == 1
+                else set()
+            )
+        )
+        - _COMMON_NAMES,
     }
 
 
