@@ -116,7 +116,7 @@ EVENT_PAIRS: dict[tuple[str, str], str] = {
 
 ENDING = re.compile(
     r"\b(?:anymore|any more|any longer|no longer|no more|gave (?:\w+ )?up|given (?:\w+ )?up"
-    r"|quit|quitting|stopped(?! by| in| for)|dropped(?! off| by| in)|ditched|packed in"
+    r"|quit|quitting|stopped(?! by| in| for)|dropped(?! off| by| in)|ditch(?:ed|ing)?|packed in"
     r"|walked away|stepped away|stepped down|cut out|got rid of|sold|swapped|traded in"
     r"|wrote (?:it|her|him) off|written off|scrapped|totaled|totalled|gave (?:\w+ )?away"
     r"|rehomed|re-homed|died|passed away|put (?:\w+ )?down|put to sleep|said goodbye|broke up"
@@ -130,7 +130,8 @@ ENDING = re.compile(
     r"|hung up (?:my|the)|lost interest in|fell out of love with|not seeing each other"
     r"|part-exchanged|off meat|separate ways|called it a day|not an item|over between us"
     r"|used to be (?:my|our|where)|lost (?:my|our) (?:old |dear |beloved )?(?:dog|cat|puppy"
-    r"|kitten|pet|bunny|rabbit|horse|parrot|hamster))\b",
+    r"|kitten|pet|bunny|rabbit|horse|parrot|hamster)|fizzled out|pulled the plug"
+    r"|walked out (?:of|on)|to the (?:kerb|curb)|(?:is|are|am) not (?:my|our) \w+ now)\b",
     re.I,
 )
 """Words that end a state ("I've packed in chess", "Sam and I ended things", "we parted

@@ -96,7 +96,14 @@ _CORRECTING = re.compile(
 """Words that say the speaker is correcting what they just said."""
 _TOKEN = re.compile(r"[\w&][\w&'’.-]*[\w]|[\w&]|['’]s\b|[^\w\s]")
 _SELF = frozenset("i we me us my our myself ourselves i'm we're i've we've".split())
-_THIRD = frozenset("he she they his her their him them hers theirs".split()) | RELATIONS
+_THIRD = (
+    frozenset("he she they his her their him them hers theirs".split())
+    | RELATIONS
+    | frozenset(
+        "mum mate mates nan gran granny grandad bro sis auntie flatmate housemate colleagues "
+        "parents parent folks in-laws".split()
+    )
+)
 _PLACE_BEFORE = frozenset("in from near outside".split())
 _PLACE_AFTER_MOVE = frozenset("to into".split())
 _EMPLOYER_BEFORE = frozenset("at with for from joined left by".split())
@@ -107,6 +114,12 @@ _OLD_PHRASES = re.compile(
     re.I,
 )
 """What marks a value as the one left, just before it ("from Denver", "not the Civic")."""
+_PLAN = re.compile(
+    r"\b(?:booked in|booked to|test-drive|test drive|thinking of|thinking about|looking at"
+    r"|viewing|considering|hoping to|want to|would like to|going to)\b",
+    re.I,
+)
+"""A plan says nothing of today's state ("we're booked in to test-drive a Kia")."""
 _STRONG_OLD = re.compile(
     r"\b(?:(?:no longer|not|never|used to)\b(?:\s+\S+){0,3}|(?:goodbye(?: to)?|the old"
     r"|our old|my old)(?:\s+(?:the|a|an|my|our|in))?)\s*$",
@@ -387,7 +400,8 @@ _TRIGGERS = frozenset(
     traded wrote written scrapped totaled totalled rehomed re-homed died passed put goodbye
     broke split separated divorced parted ended called together behind done finished resigned
     laid let redundant fired touched make retired farewell stolen sacked sack bust conked ghost
-    bridge hung part-exchanged plant-based veggie brain confused separate item""".split()
+    bridge hung part-exchanged plant-based veggie brain confused separate item ditch fizzled
+    plug kerb curb""".split()
 )
 _TRIGGERS |= frozenset().union(*CUES.values()) - frozenset("here place team move".split())
 _TRIGGERS |= _CAR_MAKES | {"came", "come", "half"}
@@ -442,7 +456,12 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
             return [Said("corrects", f"{ANY_DAY} -> {days[0].text}", False, True, text)]
     if not (words & _SELF or _ELIDED_START.match(text)):
         return []
-    away = _TRIP.search(text) is not None or _PAST.search(text) and not ENDING.search(text)
+    away = (
+        _TRIP.search(text) is not None
+        or _PLAN.search(text) is not None
+        or _PAST.search(text) is not None
+        and not ENDING.search(text)
+    )
     out: list[Said] = []
     for clause in _SPLIT.split(text):
         if "?" in clause or HYPOTHETICAL.search(clause):

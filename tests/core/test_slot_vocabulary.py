@@ -87,6 +87,8 @@ def test_the_vocabulary_reads_a_slot_value_beside_its_words(sentence, expected):
         "Last Friday I went to a planning meeting downtown.",  # a date, not a standing day
         "Music always brings us together.",  # a capitalised first word, no partner
         "We only buy plant-based milk now.",  # a product, not a diet
+        "My mum is moving to Asheville next spring.",  # someone else's (British kin word)
+        "We're booked in to test-drive a Hyundai Kona on Sunday.",  # a plan
     ],
 )
 def test_the_vocabulary_reads_nothing_of_others_questions_plans_trips_or_the_past(sentence):
@@ -97,6 +99,7 @@ def test_the_vocabulary_reads_nothing_of_others_questions_plans_trips_or_the_pas
     ("sentence", "what"),
     [
         ("Badminton is no longer a thing I do.", "Badminton"),
+        ("Decided to ditch badminton over the winter.", "badminton"),
         ("I've walked away from rock climbing for good.", "rock climbing"),
         ("I tried my best but didn't make it.", None),  # names nothing
         ("My neighbours have stopped gardening.", None),  # someone else's ending
@@ -192,6 +195,7 @@ def test_a_correction_begun_in_one_sentence_and_ended_in_the_next(build):
     ("old", "end", "value"),
     [
         ("My partner Jo and I cook together.", "Jo and I went our separate ways in June.", "Jo"),
+        ("My partner Jo and I cook together.", "Jo is not my partner now, sadly.", "Jo"),
         ("I have a dog named Rex.", "We lost our dog Rex last week.", "dog named Rex"),
         (
             "I work at Salt House as a chef.",
