@@ -408,8 +408,7 @@ def beliefs_of(sentence: str, before: str = "") -> list[Said]:
             continue
         if gone & set(s.value.split()):
             continue  # "Pepper" ended: not "cat named Pepper" held
-        if key in ended or key not in {_slot_key(t) for t in said} or s.attribute == "corrects":
-            out.append(s)
+        out.append(s)
     return out
 
 

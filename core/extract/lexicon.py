@@ -139,3 +139,7 @@ ways"): the lifecycle ends a held value a sentence with one of them names
 (core/forest/lifecycle.py `says_ended`), and core/extract/slot_vocabulary.py reads the value
 it names as ended. Not "left" or "lost" ("I left Denver at six", "I lost to Sam"): too often
 no ending."""
+
+REQUEST_BREAK = r",\s+(?=(?:so |and )?(?:could|can|would|will) you\b)"
+"""A clause break before a request ("Since Luna is gone, could you help me …?"): the
+question mark is the request's, not the statement's."""

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from arborwiki.core.extract.changes import HYPOTHETICAL, Said, expand
-from arborwiki.core.extract.lexicon import ENDING, RELATIONS
+from arborwiki.core.extract.lexicon import ENDING, MONTHS, RELATIONS, REQUEST_BREAK, WEEKDAYS
 from arborwiki.core.slots import DIETS, PET_WORDS
 from arborwiki.core.words import STOP_WORDS
 
@@ -64,11 +64,7 @@ _CAR_MAKES = frozenset(
 )
 """Makes whose name is a car's: not Lincoln, Mini, Seat, Ram or Genesis, which name other
 things as often ("Lincoln Elementary")."""
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "christmas easter lent ramadan".split()
-)
+_MONTHS = MONTHS | frozenset("christmas easter lent ramadan".split())
 _STARTERS = frozenset(
     "hey hi hello oops ugh sorry well so also anyway btw yes no okay ok thanks morning "
     "apologies note update quick random sad big good great heads fyi ps just please since "
@@ -107,10 +103,11 @@ _THIRD = (
 _PLACE_BEFORE = frozenset("in from near outside".split())
 _PLACE_AFTER_MOVE = frozenset("to into".split())
 _EMPLOYER_BEFORE = frozenset("at with for from joined left by".split())
+_ENDED_BEFORE = r"(?:no longer|not|never|used to)\b(?:\s+\S+){0,3}"
+_THEN_DETERMINER = r"(?:\s+(?:the|a|an|my|our|in))?"
 _OLD_PHRASES = re.compile(
-    r"\b(?:(?:no longer|not|never|used to)\b(?:\s+\S+){0,3}|(?:from|goodbye(?: to)?|bye|than"
-    r"|instead of|rather than|away from|out of|the old|our old|my old|ex)(?:\s+(?:the|a|an|my"
-    r"|our|in))?)\s*$",
+    rf"\b(?:{_ENDED_BEFORE}|(?:from|goodbye(?: to)?|bye|than|instead of|rather than|away from"
+    rf"|out of|the old|our old|my old|ex){_THEN_DETERMINER})\s*$",
     re.I,
 )
 """What marks a value as the one left, just before it ("from Denver", "not the Civic")."""
@@ -121,10 +118,10 @@ _PLAN = re.compile(
 )
 """A plan says nothing of today's state ("we're booked in to test-drive a Kia")."""
 _STRONG_OLD = re.compile(
-    r"\b(?:(?:no longer|not|never|used to)\b(?:\s+\S+){0,3}|(?:goodbye(?: to)?|the old"
-    r"|our old|my old)(?:\s+(?:the|a|an|my|our|in))?)\s*$",
+    rf"\b(?:{_ENDED_BEFORE}|(?:goodbye(?: to)?|the old|our old|my old){_THEN_DETERMINER})\s*$",
     re.I,
 )
+"""The markers of `_OLD_PHRASES` that end a lone value ("not", "no longer", "the old")."""
 _NOW = re.compile(
     r"\b(?:living|live|lives|now|currently|nowadays|present|is|new|brand-new)\b", re.I
 )
@@ -174,7 +171,7 @@ def _names(tokens: list[str]) -> Iterator[_Value]:
     i = 0
     while i < len(tokens):
         t = tokens[i]
-        if not t[:1].isupper() or t.lower() in _SELF or t.lower() in _DAYS:
+        if not t[:1].isupper() or t.lower() in _SELF or t.lower() in WEEKDAYS:
             i += 1
             continue
         j = i + 1
@@ -352,7 +349,7 @@ def _days(tokens: list[str]) -> list[_Value]:
             t.capitalize().rstrip("s") if t.lower().endswith("days") else t.capitalize(), i, i + 1
         )
         for i, t in enumerate(tokens)
-        if t.lower().rstrip("s") in _DAYS or t.lower() in _DAYS
+        if t.lower().rstrip("s") in WEEKDAYS or t.lower() in WEEKDAYS
     ]
 
 
@@ -376,7 +373,7 @@ def _meeting(clause: str, tokens: list[str]) -> Said | None:
         start > max(0, at - 2)
         and low[start - 1].isalpha()
         and low[start - 1] not in STOP_WORDS | _NOT_IN_MEETING
-        and low[start - 1].rstrip("s") not in _DAYS
+        and low[start - 1].rstrip("s") not in WEEKDAYS
     ):
         start -= 1
     return Said("has", f"{' '.join(low[start : at + 1])} on {current.text}", False, False, clause)
@@ -420,8 +417,7 @@ _APPOSITIVE = re.compile(r"\s+[—–]\s+((?:my|our) [\w' ]{1,24}?)\s+[—–]\s
 """'Sam — my partner — keeps nagging me': an aside between dashes is not a clause break."""
 _NOT_IN_MEETING = frozenset("my our the got have at is are by up for".split())
 _SPLIT = re.compile(
-    r"(?<=[.!?;:])\s+|\s+[—–]\s+|\s+-\s+|,\s+(?=(?:so |and )?(?:could|can|would|will) you\b)"
-    r"|,\s+(?=[^,.!?]*\?\s*$)"
+    r"(?<=[.!?;:])\s+|\s+[—–]\s+|\s+-\s+|" + REQUEST_BREAK + r"|,\s+(?=[^,.!?]*\?\s*$)"
 )
 """Clause breaks; a request or a closing question after a comma is a clause of its own
 ("Since Luna is no longer with us, could you help me …?", "Our house in Asheville needs a
@@ -442,10 +438,9 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
     if not _may_read(sentence):
         return []
     text = _APPOSITIVE.sub(r", \1, ", expand(sentence.strip()))
-    words = {w.lower() for w in _tokens(text)}
-    correcting = _CORRECTING.search(text) is not None
-    if correcting:
-        tokens = _tokens(text)
+    tokens = _tokens(text)
+    words = {t.lower() for t in tokens}
+    if _CORRECTING.search(text):
         days = _days(tokens)
         current, old = _pick(tokens, days)
         if current is not None and old is not None and current.text != old.text:
@@ -456,18 +451,19 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
             return [Said("corrects", f"{ANY_DAY} -> {days[0].text}", False, True, text)]
     if not (words & _SELF or _ELIDED_START.match(text)):
         return []
+    cue = ENDING.search(text)
     away = (
         _TRIP.search(text) is not None
         or _PLAN.search(text) is not None
         or _PAST.search(text) is not None
-        and not ENDING.search(text)
+        and cue is None
     )
+    beside = _beside(tokens)
     out: list[Said] = []
     for clause in _SPLIT.split(text):
         if "?" in clause or HYPOTHETICAL.search(clause):
             continue
-        out += _clause_beliefs(clause, words, away, _beside(text))
-    cue = ENDING.search(text)
+        out += _clause_beliefs(clause, words, away, beside)
     held = [s for s in out if not s.negated]
     if (
         cue is not None
@@ -490,10 +486,9 @@ _COMMON_NAMES = {w.capitalize() for w in PET_WORDS} | {"Pets", "Pet"}
 """Capitalised words that are a kind, not a name ("Dogs always cheer us up")."""
 
 
-def _beside(text: str) -> dict[str, set[str]]:
+def _beside(tokens: list[str]) -> dict[str, set[str]]:
     """Per slot, the sentence's names said beside its words ("Sam, my partner", "a dog named
     Rex", "no dog at ours any more — Biscuit …"): only those can be a partner or a pet."""
-    tokens = _tokens(text)
     names = list(_names(tokens))
     low = {t.lower() for t in tokens}
     return {

@@ -20,7 +20,7 @@ import numpy as np
 
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.extract.changes import HYPOTHETICAL
-from arborwiki.core.extract.lexicon import ENDING, RELATIONS
+from arborwiki.core.extract.lexicon import ENDING, RELATIONS, REQUEST_BREAK, WEEKDAYS
 from arborwiki.core.extract.slot_vocabulary import ANY_DAY
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
@@ -31,10 +31,8 @@ CORRECTS = "corrects"
 """The attribute of a correction claim; its value is "wrong -> right"."""
 CORRECTION_REACH = 40
 """How many of the latest claims a correction looks back through for the word it fixes."""
-_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
-_CLAUSE_BREAK = re.compile(
-    r",\s*but\s|;\s|\s[—–-]\s|[.!]\s|,\s+(?=(?:so |and )?(?:could|can|would|will) you\b)"
-)
+_WEEKDAY = re.compile(r"\b(?:" + "|".join(sorted(WEEKDAYS)) + r")\b", re.I)
+_CLAUSE_BREAK = re.compile(r",\s*but\s|;\s|\s[—–-]\s|[.!]\s|" + REQUEST_BREAK)
 _SPEAKER_SUBJECT = re.compile(r"\b(?:i|we)\b", re.I)
 _SPEAKERS = re.compile(r"\b(?:i|we|me|my|our|us)\b", re.I)
 _OTHERS = re.compile(r"\bmy (?:" + "|".join(sorted(RELATIONS)) + r")\b", re.I)
@@ -99,12 +97,12 @@ def corrected(claim: Claim, recent: list[Claim]) -> Claim | None:
     newest last) whose value holds the wrong word, the speaker's own first."""
     wrong, _, right = claim.value.partition(" -> ")
     if wrong == ANY_DAY:  # "I meant Wednesday": the latest weekday said, the speaker's first
-        hits = [c for c in recent[-CORRECTION_REACH:] if _WEEKDAY.search(c.value)]
-        own = [c for c in hits if norm_term(c.subject) == norm_term(claim.subject)]
-        found = (own or hits or [None])[-1]
-        if found is not None:
-            day = _WEEKDAY.search(found.value)
-            claim.value = f"{day.group(0) if day else wrong} -> {right}"
+        hits = [(c, d) for c in recent[-CORRECTION_REACH:] if (d := _WEEKDAY.search(c.value))]
+        own = [h for h in hits if norm_term(h[0].subject) == norm_term(claim.subject)]
+        if not hits:
+            return None
+        found, day = (own or hits)[-1]
+        claim.value = f"{day.group(0)} -> {right}"
         return found
     wanted = value_words(wrong)
     if not wanted:
