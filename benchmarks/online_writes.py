@@ -7,19 +7,27 @@ Builds (or reuses, `--store`) a store of `--users` synthetic users with `--messa
 1. latency: `--adds` adds of one new message to the first user, each followed by a query
    that must cite it; the first add is cold (this process drafts and embeds the user's
    history once), the rest warm. Reports p50/p95/max of the add and of add → cited.
-2. load: `--writers` threads each adding one message at a time to its own user and
+2. with `--http`: the same through `serve`'s HTTP routes (a local Ray, one query actor, the
+   ingress with a bearer token): `POST /memory`, then `POST /query` must cite it.
+3. load: `--writers` threads each adding two messages at a time (a pair) to its own user and
    `--readers` threads querying random users, for `--seconds`; then every acknowledged id
    is looked up in the store: lost (acknowledged, not stored) and duplicated (stored twice)
    ids are counted, as are errors and online commits (adds that arrived together share one).
+   A partial read: a query whose evidence cites one message of a pair while the tables of
+   the run it read lack the other (every reader checks each pair it is cited, at the run
+   its answer names).
 
-    python -m benchmarks.online_writes --store /tmp/online-bench --write
+    python -m benchmarks.online_writes --store /tmp/online-bench/store --http --write
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import platform
 import random
+import secrets
 import threading
 import time
 from collections import Counter
@@ -29,12 +37,16 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from arborwiki.api import MemoryStore, open_store
+from arborwiki.cluster.http_server import start_http, stop_http
+from arborwiki.cluster.query_actor import start_query_actor
+from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import load_config
 from arborwiki.core.schema import messages_to_table
+from arborwiki.mcp_server import served_memory_server
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.online import RUN_PREFIX
 from arborwiki.synthetic import generate_archive
-from benchmarks.query_latency import percentiles
+from benchmarks.query_latency import free_port, percentiles
 
 RESULTS = Path(__file__).parent / "results" / "online_writes.md"
 TURNS = 8
@@ -70,6 +82,68 @@ def latency(memory: MemoryStore, user: str, adds: int, tag: str) -> dict[str, li
     return timings
 
 
+def http_latency(store: Path, user: str, adds: int, tag: str) -> dict[str, list[float]]:
+    """`latency` through `serve`'s routes: a local Ray, one query actor (its own writer), the
+    HTTP ingress with a bearer token; `POST /memory`, then `POST /query` must cite it."""
+    import ray
+
+    cfg = load_config(overrides=["ray.query_replicas=1"])
+    cfg.ray.namespace = "arborwiki-online-bench"
+    start_ray(cfg.ray)
+    start_query_actor(str(store.resolve()), cfg, detached=False)
+    port, token = free_port(), secrets.token_hex(32)
+    start_http(cfg, "127.0.0.1", port, mcp=served_memory_server, token=token)
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+    def post(route: str, body: dict[str, object]) -> dict[str, object]:
+        connection.request("POST", route, json.dumps(body), headers)
+        reply = connection.getresponse()
+        payload = json.loads(reply.read())
+        if reply.status != 200:
+            raise AssertionError(f"{route}: {reply.status} {payload}")
+        return payload  # type: ignore[no-any-return]
+
+    timings: dict[str, list[float]] = {"add": [], "cited": []}
+    try:
+        for i in range(adds):
+            code, mid = f"H{tag}{i:03d}Z", f"http-{tag}-{i}"
+            text = f"My locker code at the climbing gym is {code}, do not lose it."
+            started = time.perf_counter()
+            done = post(
+                "/memory", {"user_id": user, "messages": [{"message_id": mid, "text": text}]}
+            )
+            added = time.perf_counter()
+            found = post("/query", {"user_id": user, "question": f"what is my locker code {code}?"})
+            cited = time.perf_counter()
+            if done["added"] != [mid]:
+                raise AssertionError(f"HTTP add {i} stored nothing new: {done}")
+            if mid not in [e["message_id"] for e in found["evidence"]]:  # type: ignore[attr-defined]
+                raise AssertionError(f"HTTP add {i} is not cited by the next query")
+            timings["add"].append(added - started)
+            timings["cited"].append(cited - started)
+    finally:
+        connection.close()
+        stop_http()
+        ray.shutdown()
+    return timings
+
+
+def partial_adds(view: LanceStore, user: str, tag: str) -> int:
+    """Adds of this run's load that `view` (pinned to one committed run, as every query-side
+    reader is) holds in part: one message of a pair without the other, or a message that no
+    snapshot of the same run covers."""
+    prefix = f"load-{tag}-"
+    stored = {r["message_id"] for r in view.rows("messages", user, columns=["message_id"])}
+    stored = {m for m in stored if m.startswith(prefix)}
+    covered: set[str] = set()
+    for row in view.rows("snapshots", user, columns=["message_ids"]):
+        covered.update(m for m in row["message_ids"] if m.startswith(prefix))
+    pairs = {m[:-2] for m in stored}
+    halves = sum(1 for p in pairs if not {f"{p}-a", f"{p}-b"} <= stored)
+    return halves + len(stored ^ covered)
+
+
 def load(
     memory: MemoryStore,
     store: Path,
@@ -88,9 +162,12 @@ def load(
     def write(user: str, w: int) -> None:
         i = 0
         while time.monotonic() < stop:
-            mid = f"load-{tag}-{w}-{i}"
+            pair = [
+                {"message_id": f"load-{tag}-{w}-{i}-{half}", "text": f"load note {w} {i} {half}"}
+                for half in "ab"
+            ]
             try:
-                done = memory.add(user, [{"message_id": mid, "text": f"load note {w} {i}"}])
+                done = memory.add(user, pair)
                 with lock:
                     acknowledged.extend((user, m) for m in done.added)
             except Exception as exc:  # noqa: BLE001 — counted
@@ -99,10 +176,15 @@ def load(
 
     def read(r: int) -> None:
         rng = random.Random(r)
+        view = LanceStore(store, create=False, follow_runs=True, refresh_seconds=0.0)
         while time.monotonic() < stop:
+            user = rng.choice(users)
             try:
-                memory.query(rng.choice(users), "what did I note about the load?")
-                reads["ok"] += 1
+                memory.query(user, "what did I note about the load?")
+                view.refresh()
+                partial = partial_adds(view, user, tag)
+                with lock:
+                    reads.update({"ok": 1, "checked": 1, "partial": partial})
             except Exception as exc:  # noqa: BLE001 — counted
                 errors.append(f"query: {exc}")
 
@@ -129,9 +211,24 @@ def load(
         "unacknowledged_stored": sum(1 for k in stored if k not in set(acknowledged)),
         "errors": len(errors),
         "reads": reads["ok"],
+        "checked": reads["checked"],
+        "partial": reads["partial"],
         "online_commits": sum(1 for r in runs if r["run_id"].startswith(RUN_PREFIX)),
         "seconds": seconds,
     }
+
+
+def warm_rows(timings: dict[str, list[float]], route: str) -> list[str]:
+    """p50 / p95 / max of the warm adds (all but the first) and of add → cited."""
+    rows = []
+    for key in ("add", "cited"):
+        p50, p95, _ = percentiles(timings[key][1:])
+        rows.append(
+            f"| {route}warm {'add' if key == 'add' else 'add → cited by a query'} p50 / p95 / "
+            f"max ({len(timings[key]) - 1} adds) | {p50:.0f} / {p95:.0f} / "
+            f"{max(timings[key][1:]) * 1000:.0f} ms |"
+        )
+    return rows
 
 
 def main() -> None:
@@ -141,8 +238,9 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--adds", type=int, default=30)
     parser.add_argument("--writers", type=int, default=8)
-    parser.add_argument("--readers", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--readers", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--http", action="store_true", help="also add and query over HTTP")
     parser.add_argument("--write", action="store_true", help="append to results/online_writes.md")
     args = parser.parse_args()
     if not (args.store / "messages.lance").exists():
@@ -159,25 +257,26 @@ def main() -> None:
         f"| stored messages of the user written to | {args.messages} |",
         f"| cold add (first in this process) | {timings['add'][0] * 1000:.0f} ms |",
     ]
-    for key in ("add", "cited"):
-        p50, p95, _ = percentiles(timings[key][1:])
+    rows += warm_rows(timings, "")
+    if args.http:
+        over_http = http_latency(args.store, users[1], args.adds, tag)
         rows.append(
-            f"| warm {'add' if key == 'add' else 'add → cited by a query'} p50 / p95 / max "
-            f"({len(timings[key]) - 1} adds) | {p50:.0f} / {p95:.0f} / "
-            f"{max(timings[key][1:]) * 1000:.0f} ms |"
+            f"| HTTP: cold add (first in the actor) | {over_http['add'][0] * 1000:.0f} ms |"
         )
+        rows += warm_rows(over_http, "HTTP: ")
     rows.append(
-        f"| load: {args.writers} writers on {min(args.writers, args.users)} users + "
-        f"{args.readers} readers, {args.seconds:.0f} s | acknowledged {result['acknowledged']}, "
-        f"lost {result['lost']}, duplicated {result['duplicated']}, errors {result['errors']}, "
-        f"reads {result['reads']}, online commits {result['online_commits']} |"
+        f"| load: {args.writers} writers on {min(args.writers, args.users)} users (two messages "
+        f"an add) + {args.readers} readers, {args.seconds:.0f} s | acknowledged "
+        f"{result['acknowledged']}, lost {result['lost']}, duplicated {result['duplicated']}, "
+        f"errors {result['errors']}, reads {result['reads']}, reads that saw part of an add "
+        f"{result['partial']} of {result['checked']}, online commits {result['online_commits']} |"
     )
     table = "\n".join(rows)
     print(table)
     if args.write:
         head = (
             f"\n## {datetime.now(UTC):%Y-%m-%d %H:%M} UTC — {platform.machine()}, "
-            f"{len(__import__('os').sched_getaffinity(0))} cores, in process, rules + static\n\n"
+            f"{len(__import__('os').sched_getaffinity(0))} cores, rules + static\n\n"
         )
         with RESULTS.open("a") as out:
             out.write(head + table + "\n")

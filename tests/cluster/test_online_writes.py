@@ -179,3 +179,29 @@ def test_online_commits_are_not_what_keep_runs_counts(store: Path) -> None:
 
     restorable = {r.run_id: r.restorable for r in list_runs(lance)}
     assert restorable[build["run_id"]]  # the build is still a rollback target
+
+
+def test_a_writer_freezes_what_it_keeps_once_it_has_grown(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The caches a cold add fills are frozen out of the cyclic collector's reach (a full
+    collection over them cost a warm add 170-260 ms); an add that keeps little more does not
+    freeze again."""
+    import gc
+
+    from arborwiki.cluster import online
+    from arborwiki.core.config import load_config as config
+
+    writer = online.OnlineWriter(str(store), config(overrides=SAMPLE_SETTINGS))
+    gc.unfreeze()
+    monkeypatch.setattr(online, "FREEZE_AFTER", 50)  # the sample user is small
+    try:
+        writer.add("alice", [{"message_id": "gc-1", "role": "user", "text": KAYAK}])
+        kept = writer._kept_at_freeze
+        assert kept >= 50 and gc.get_freeze_count() > 0  # the user's history is kept
+        gc.unfreeze()
+        monkeypatch.setattr(online, "FREEZE_AFTER", kept)
+        writer.add("alice", [{"message_id": "gc-2", "role": "user", "text": "Rainy today."}])
+        assert gc.get_freeze_count() == 0 and writer._kept_at_freeze == kept
+    finally:
+        gc.unfreeze()
