@@ -30,6 +30,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -324,11 +325,16 @@ class OnlineWriter:
                 tables[name].append(table)
         self._remember(cached)
         owners = sorted(users)
-        for name in USER_TABLES:
-            data = pa.concat_tables(tables[name]) if tables[name] else None
-            if data is None:
-                continue
-            store.replace_users(name, data.to_reader(), embedder.dim, owners)
+
+        def replace(name: str) -> None:
+            data = pa.concat_tables(tables[name]).to_reader()
+            store.replace_users(name, data, embedder.dim, owners)
+
+        # The tables are independent until the run row names their versions: written side
+        # by side (Lance does the work outside the GIL), an add waits for the slowest table,
+        # not for all seven in turn.
+        with ThreadPoolExecutor(len(USER_TABLES)) as pool:
+            list(pool.map(replace, [name for name in USER_TABLES if tables[name]]))
         run_id = f"{RUN_PREFIX}{uuid.uuid4().hex[:12]}"
         added = sum(len(m) for m in users.values())
         store.record_run(

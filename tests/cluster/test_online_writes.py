@@ -205,3 +205,104 @@ def test_a_writer_freezes_what_it_keeps_once_it_has_grown(
         assert gc.get_freeze_count() == 0 and writer._kept_at_freeze == kept
     finally:
         gc.unfreeze()
+
+
+_KILLED_WRITER = """
+import sys
+from arborwiki.api import open_store
+memory = open_store(sys.argv[1], overrides=sys.argv[2:])
+for i in range(1000):
+    print(f"adding {i}", flush=True)
+    pair = [{"message_id": f"kill-{i}-{h}", "role": "user", "text": f"Note {i}{h}: bring the"
+             f" {h} tent pegs."} for h in "ab"]
+    memory.add("alice", pair)
+    print(f"acknowledged {i}", flush=True)
+"""
+
+
+def _table_versions(store: Path) -> int:
+    """How many versions the user tables hold on disk (a commit adds one to a table)."""
+    from arborwiki.storage.tables import USER_TABLES
+
+    return sum(len(list((store / f"{n}.lance" / "_versions").glob("*"))) for n in USER_TABLES)
+
+
+def _kill_mid_add(store: Path, script: Path, when: str) -> tuple[list[int], bool]:
+    """Run the writer, SIGKILL it at `when` in the add after its first acknowledged one;
+    the ids it acknowledged, and whether it died with tables written past the latest run."""
+    import subprocess
+    import sys
+    import time
+
+    from arborwiki.storage.lance_store import run_versions
+
+    proc = subprocess.Popen(
+        [sys.executable, "-u", str(script), str(store), *SAMPLE_SETTINGS],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    acknowledged = []
+    try:
+        for line in proc.stdout:
+            if line.startswith("acknowledged"):
+                acknowledged.append(int(line.split()[1]))
+                break
+        written = _table_versions(store)
+        if when == "first table written":
+            deadline = time.monotonic() + 60
+            while _table_versions(store) == written and time.monotonic() < deadline:
+                time.sleep(0.0005)
+        else:
+            time.sleep(float(when.split()[0]))
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    lance = LanceStore(store, create=False)
+    published = run_versions(lance.latest_run() or {})
+    return acknowledged, any(published.get(n) != v for n, v in lance.versions().items())
+
+
+@pytest.mark.parametrize("when", ["first table written", "0.05 s in", "0.15 s in"])
+def test_a_writer_killed_mid_add_leaves_the_add_whole_or_absent(
+    store: Path, tmp_path: Path, when: str
+) -> None:
+    """SIGKILL a writing process in the middle of an add (past its first, acknowledged one):
+    the moment a table of the next add is written, before its run row, or a little way into
+    it. Readers still read, every acknowledged pair is there whole, the cut add is whole or
+    absent (never one message of the pair, never a message without its snapshot), and the
+    next writer and run go on from there."""
+    script = tmp_path / "writer.py"
+    script.write_text(_KILLED_WRITER)
+    for _ in range(3):  # the first-table moment is caught in 9 of 10 tries on a 2-core box
+        acknowledged, cut_in_writes = _kill_mid_add(store, script, when)
+        if cut_in_writes or when != "first table written":
+            break
+    assert cut_in_writes or when != "first table written", "never killed between the writes"
+    assert acknowledged, "the writer never finished its first add"
+
+    def seen(view: LanceStore) -> tuple[set[str], set[str]]:
+        ids = {r["message_id"] for r in view.rows("messages", "alice", columns=["message_id"])}
+        covered = {
+            m
+            for r in view.rows("snapshots", "alice", columns=["message_ids"])
+            for m in r["message_ids"]
+        }
+        return {m for m in ids if m.startswith("kill-")}, covered
+
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    assert memory.query("alice", "which tent pegs do I bring?").evidence  # readable
+    stored, covered = seen(LanceStore(store, create=False, follow_runs=True))
+    for i in acknowledged:
+        assert {f"kill-{i}-a", f"kill-{i}-b"} <= stored
+    pairs = {m.rsplit("-", 1)[0] for m in stored}
+    assert all({f"{p}-a", f"{p}-b"} <= stored for p in pairs)  # whole or absent
+    assert stored <= covered  # placed, not only stored
+    # the next writer commits over whatever the killed one left, and folds what it made
+    # durable (a cut add that reached the inbox) in whole
+    memory.add("alice", [{"message_id": "after-kill", "role": "user", "text": KAYAK}])
+    fold_online(str(store), load_config(overrides=SAMPLE_SETTINGS))
+    stored, covered = seen(LanceStore(store, create=False, follow_runs=True))
+    pairs = {m.rsplit("-", 1)[0] for m in stored}
+    assert all({f"{p}-a", f"{p}-b"} <= stored for p in pairs) and stored <= covered
+    assert "after-kill" in _message_ids(store, "alice")
