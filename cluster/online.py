@@ -240,7 +240,7 @@ class OnlineWriter:
         previous = store.latest_run()
         if previous is None:
             raise ValueError(f"store {self.store_path} has no committed run: build it first")
-        store.discard_uncommitted()  # a writer killed mid-commit: not ours to publish
+        store.discard_uncommitted(previous)  # a writer killed mid-commit: not ours to publish
         stones = tombstones.load(self.store_path)
         inbox = Inbox(store)
         known: dict[str, dict[str, Message]] = {}

@@ -27,6 +27,7 @@ from typing import Any
 
 import lancedb
 import pyarrow as pa
+import pyarrow.compute as pc
 from lancedb.index import BTree
 
 from arborwiki.core.records import BuildFailure, RunRecord
@@ -208,12 +209,13 @@ class LanceStore:
             return 0
         return int(self.table(name).delete(where).num_deleted_rows)
 
-    def discard_uncommitted(self) -> list[str]:
+    def discard_uncommitted(self, run: dict[str, Any] | None = None) -> list[str]:
         """Undo what a writer wrote and never committed (killed between its first table
         write and its `runs` row): every table goes back to the latest run's version (a
         table that run does not know is emptied), so the next commit cannot adopt it. One
-        writer at a time (README: nightly under `flock`); returns the tables it reset."""
-        run = self.latest_run()
+        writer at a time (README: nightly under `flock`); returns the tables it reset.
+        `run`: the latest run, when the caller has just read it under the writer lock."""
+        run = run if run is not None else self.latest_run()
         recorded = run_versions(run) if run is not None else {}
         reset = []
         for name, version in self.versions().items():
@@ -424,9 +426,19 @@ class LanceStore:
         return sorted(rows, key=lambda r: (r["finished_at"], r["started_at"]))
 
     def latest_run(self) -> dict[str, Any] | None:
-        """The current run: the row appended last (a build, a rollback, a forget)."""
-        rows = self.runs()
-        return rows[-1] if rows else None
+        """The current run: the row appended last (a build, a rollback, a forget). Sorted in
+        Arrow and only that row made a dict: every add, forget and reader refresh asks."""
+        if "runs" not in self._db.list_tables().tables:
+            return None
+        table = self.table("runs")
+        table.checkout_latest()
+        rows = table.to_arrow()
+        if rows.num_rows == 0:
+            return None
+        keys = rows.select(["finished_at", "started_at"])
+        keys = keys.append_column("row", pa.array(range(rows.num_rows)))  # ties: the later row
+        order = pc.sort_indices(keys, sort_keys=[(c, "descending") for c in keys.column_names])
+        return rows.take(order[:1]).to_pylist()[0]  # type: ignore[no-any-return]
 
 
 def run_versions(run: dict[str, Any]) -> dict[str, int]:
