@@ -54,9 +54,7 @@ def open_service(
     """Open the store (it must exist) and the embedder once; the service reads lazily, every
     table at the versions of the current run (`refresh_if_due` moves to a newer one)."""
     store = LanceStore(store_path, refresh_seconds=refresh_seconds, create=False, follow_runs=True)
-    reader = LanceMemoryReader(
-        store, cfg.store.reader_cache_users, cfg.query, cfg.store.reader_cache_rows
-    )
+    reader = LanceMemoryReader(store, cfg.store.reader_cache_users, cfg.store.reader_cache_rows)
     return QueryService(reader, embedder_for(cfg.embed), cfg)
 
 

@@ -384,21 +384,6 @@ class QueryConfig(Section):
     expand_threads: bool = Field(
         True, description="after the hits, admit the other turns of hits' threads (selected)"
     )
-    rrf_k: int = Field(60, ge=1, description="reciprocal-rank fusion constant in s_rank")
-    bm25_k1: float = Field(
-        1.2,
-        gt=0,
-        description="BM25 term-frequency saturation (bm25s, the in-memory per-user search)",
-    )
-    bm25_b: float = Field(
-        0.75,
-        ge=0,
-        le=1,
-        description="BM25 length normalisation (bm25s, the in-memory per-user search)",
-    )
-    hybrid_rrf_k: int = Field(
-        60, ge=1, description="reciprocal-rank constant fusing a hybrid search's two legs"
-    )
     routed_hits: int = Field(
         40,
         ge=0,
@@ -426,16 +411,6 @@ class QueryConfig(Section):
         description="the first N global hits (text, vector and dated) stay first when the "
         "routed lists join: their agreement never buries the best single match (0: off). "
         "5: fit on both dev sets, see docs/evaluation.md",
-    )
-    entity_queries: int = Field(
-        0,
-        ge=0,
-        description="questions naming two or more of the user's entities: one full-text "
-        "search per named entity (the entity and the question's other words), this many "
-        "hits each, fused as routed lists (0: off)",
-    )
-    w_entity_queries: float = Field(
-        0.5, ge=0, description="weight of each per-entity sub-query's ranking"
     )
     speaker_sessions: bool = Field(
         True,
@@ -626,6 +601,8 @@ class Config(Section):
 RENAMED_KEYS = {"wiki.shard_size": "wiki.subpage_size"}  # old → new ("shard": the Ray user shard)
 RETIRED_KEYS = frozenset(
     {"query.thread_by_distance", "query.expand_hit_trajectories", "query.no_replies_for_lists"}
+    | {"query.entity_queries", "query.w_entity_queries"}
+    | {"query.rrf_k", "query.hybrid_rrf_k", "query.bm25_k1", "query.bm25_b"}
     | {
         f"viewer.{k}"
         for k in (
@@ -641,7 +618,10 @@ RETIRED_KEYS = frozenset(
 )
 """Removed settings an old file or --set may still name (it loads, with a warning): query
 switches that were off by default and measured as no gain (benchmarks/results/
-quality_levers.md), and the viewer's drawing geometry (constants of core/viewer/)."""
+quality_levers.md: thread_by_distance, …, entity sub-queries), the literature's constants
+that were never tuned (RRF's k = 60 and BM25's k1 = 1.2, b = 0.75, now `core.query.fusion.
+RRF_K` and `core.query.user_search.BM25_K1`/`BM25_B`, pinned by hand-computed tests) and the
+viewer's drawing geometry (constants of core/viewer/)."""
 
 
 def _renamed(key: str) -> str:

@@ -21,7 +21,6 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import pyarrow as pa
 
-from arborwiki.core.config import QueryConfig
 from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.query.reader import Hit, MessageRef, SearchMode
 from arborwiki.core.query.speakers import SpeakerSessions
@@ -177,12 +176,10 @@ class LanceMemoryReader:
         self,
         store: LanceStore,
         cache_users: int = 0,
-        search: QueryConfig | None = None,
         cache_rows: int | None = None,
     ) -> None:
         self.store = store
         self.cache = UserRowCache(cache_users, cache_rows) if cache_users > 0 else None
-        self.search_cfg = search or QueryConfig()
 
     def _user_records(
         self, table: str, user_id: str, convert: Callable[[dict[str, Any]], R]
@@ -222,15 +219,8 @@ class LanceMemoryReader:
             condition = f"user_id = {sql_str(user_id)}" + (f" AND ({where})" if where else "")
             wanted = None if columns is None else [*columns, text_column, "vector"]
             rows = self.store.scan(table, condition, wanted)
-            qc = self.search_cfg
             texts = search_texts(rows) if search_texts else rows[text_column].to_pylist()
-            index = UserSearch(
-                texts,
-                _vectors(rows["vector"]),
-                qc.bm25_k1,
-                qc.bm25_b,
-                qc.hybrid_rrf_k,
-            )
+            index = UserSearch(texts, _vectors(rows["vector"]))
             trajectory_ids = (
                 rows["trajectory_id"].to_numpy(zero_copy_only=False)
                 if "trajectory_id" in rows.column_names

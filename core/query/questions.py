@@ -52,19 +52,6 @@ def subject_free_stems(info: QuestionInfo) -> set[str]:
     return singular_forms(" ".join(info.tokens)) - singular_forms(" ".join(info.entities))
 
 
-def entity_subqueries(info: QuestionInfo) -> list[str]:
-    """For a question naming two or more known entities ("What have Caroline and Melanie
-    both painted?"): one query per entity, the entity with the question's words that name
-    no entity ("caroline painted"), so each side's evidence is searched on its own rather
-    than only messages that mention both. Longest entity first (deterministic order)."""
-    if len(info.entities) < 2:
-        return []
-    named = {w for e in info.entities for w in _WORD.findall(e)}
-    rest = sorted(t for t in info.tokens if t not in named)
-    ordered = sorted(info.entities, key=lambda e: (-len(e), e))
-    return [" ".join([e, *rest]) for e in ordered]
-
-
 FACET_CUES = {
     "date": ("when", "date", "year", "month", "day"),
     "location": ("where", "place", "city", "country"),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from arborwiki.core.config import QueryConfig
 from arborwiki.core.embedding import cosine
+from arborwiki.core.query.fusion import RRF_K
 from arborwiki.core.query.questions import QuestionInfo, facet_targets
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.records import Trajectory, WikiPage
@@ -138,10 +139,10 @@ def selection_inputs(
     rrf: dict[str, float] = defaultdict(float)
     for p in pages:
         for t in p.record.trajectory_ids:
-            rrf[t] += 1.0 / (qc.rrf_k + p.rank)
+            rrf[t] += 1.0 / (RRF_K + p.rank)
     for h in hits:
         if h.record.trajectory_id:
-            rrf[h.record.trajectory_id] += 1.0 / (qc.rrf_k + h.rank)
+            rrf[h.record.trajectory_id] += 1.0 / (RRF_K + h.rank)
     top = max(rrf.values(), default=0.0) or 1.0
     inventory = [p.record for p in pages if p.record.kind == "inventory"]
     inventory_links = {t for p in inventory for t in p.trajectory_ids}

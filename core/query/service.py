@@ -28,7 +28,7 @@ from arborwiki.core.query.chunks import chunk_ranking
 from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.evidence import Budget, expand_evidence
 from arborwiki.core.query.facts import ranked_facts
-from arborwiki.core.query.fusion import fuse_hits, fuse_with_floor, lead_with
+from arborwiki.core.query.fusion import RRF_K, fuse_hits, fuse_with_floor, lead_with
 from arborwiki.core.query.history import history_result, source_ids
 from arborwiki.core.query.localize import (
     ForestCache,
@@ -43,7 +43,6 @@ from arborwiki.core.query.questions import (
     QuestionInfo,
     analyze_question,
     asks_when,
-    entity_subqueries,
     subject_free_stems,
 )
 from arborwiki.core.query.reader import Hit, MemoryReader, MessageRef
@@ -230,7 +229,7 @@ class QueryService:
             lists.append(
                 (qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
             )
-        return fuse_with_floor(lists, self._floor(), qc.rrf_k, qc.message_hits), lists
+        return fuse_with_floor(lists, self._floor(), RRF_K, qc.message_hits), lists
 
     def _routed_lists(
         self,
@@ -260,10 +259,6 @@ class QueryService:
         if qc.claim_cited and qc.w_claim_cited and selected:
             claims = self.reader.claims(user_id, selected)
             claimed = self._refs(user_id, claim_citations(claims, words, qc.claim_cited), hits)
-        if qc.entity_queries and qc.w_entity_queries:
-            for sub in entity_subqueries(info):
-                found = self.reader.search_messages(user_id, sub, vector, qc.entity_queries, "text")
-                lists.append((qc.w_entity_queries, [h.record for h in found]))
         if inside is not None:
             lists.append((qc.w_routed, [h.record for h in inside]))
         if cited_refs:
@@ -296,12 +291,12 @@ class QueryService:
             v_scale = min(1.0, slots / qc.vector_full_weight_slots)
             if v_scale < 1.0:  # at 1.0 the lists are route.hits' own: the same fusion
                 lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
-                hits = fuse_hits(lists, qc.rrf_k, qc.message_hits)  # static: no floor
+                hits = fuse_hits(lists, RRF_K, qc.message_hits)  # static: no floor
         if route.dated and qc.w_dated:
             # A named day or month is the question's own constraint: its ranking joins the
             # global one at every budget, not scaled away like the structure's lists.
             ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
-            hits = fuse_hits([(1.0, ranked), (qc.w_dated, route.dated)], qc.rrf_k)
+            hits = fuse_hits([(1.0, ranked), (qc.w_dated, route.dated)], RRF_K)
         if not route.routed_lists:
             return hits
         scale = 1.0
@@ -309,7 +304,7 @@ class QueryService:
             scale = min(1.0, slots / qc.routed_full_weight_slots) ** qc.routed_weight_power
         ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
         lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
-        return lead_with(ranked[: qc.global_lead], fuse_hits(lists, qc.rrf_k))
+        return lead_with(ranked[: qc.global_lead], fuse_hits(lists, RRF_K))
 
     def _floor(self) -> int:
         """Each ranking's top `list_floor` lead the hits, with a sentence embedder; a static

@@ -29,10 +29,13 @@ import bm25s
 import numpy as np
 import Stemmer
 
-from arborwiki.core.query.fusion import reciprocal_rank
+from arborwiki.core.query.fusion import RRF_K, reciprocal_rank
 from arborwiki.core.words import FUNCTION_WORDS, verb_form_lemma
 
 MAX_TOKEN_CHARS = 40
+BM25_K1, BM25_B = 1.2, 0.75
+"""BM25's term-frequency saturation and length normalisation: Lucene's (and Lance's) values,
+never tuned on our sets; `tests/core/test_user_search.py` computes scores with them by hand."""
 _TOKEN = re.compile(r"[^\W_]+")
 _STEMMER = Stemmer.Stemmer("english")
 
@@ -66,16 +69,12 @@ class UserSearch:
         self,
         texts: Sequence[str],
         vectors: np.ndarray,
-        k1: float,
-        b: float,
-        rrf_k: int,
     ) -> None:
         if len(vectors) != len(texts):
             raise ValueError(f"{len(texts)} texts but {len(vectors)} vectors")
         self.size = len(texts)
         self.vectors = np.asarray(vectors, dtype=np.float32)
-        self.rrf_k = rrf_k
-        self._bm25 = bm25s.BM25(k1=k1, b=b, method="lucene")
+        self._bm25 = bm25s.BM25(k1=BM25_K1, b=BM25_B, method="lucene")
         terms = [analyze(t) for t in texts]
         self._has_terms = any(terms)  # bm25s cannot index a corpus without a single term
         if self._has_terms:
@@ -138,7 +137,7 @@ class UserSearch:
         vector_leg = self.vector(vector, limit, allowed)
         text_leg = self.text(text, limit, allowed)
         legs = ((1.0, [hit.row for hit in leg]) for leg in (vector_leg, text_leg))
-        fused = reciprocal_rank(legs, self.rrf_k, first_rank=1)
+        fused = reciprocal_rank(legs, RRF_K, first_rank=1)
         order = sorted(fused, key=lambda row: -fused[row])  # stable: first-seen order on ties
         return [RowScore(row, fused[row]) for row in order[:limit]]
 

@@ -11,7 +11,7 @@ from arborwiki.core.embedding import StaticEmbedder
 from arborwiki.core.evaluation.long_archive import long_owner
 from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.fusion import fuse_hits, fuse_with_floor
-from arborwiki.core.query.questions import analyze_question, entity_subqueries
+from arborwiki.core.query.questions import analyze_question
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import Candidate, ScoredCandidate
 from arborwiki.core.query.service import QueryService, Route
@@ -194,20 +194,6 @@ def test_the_first_global_hits_lead_whatever_the_routed_lists_agree_on() -> None
     assert ids(_service(global_lead=1).evidence_hits(route, 4000)) == ["a", "d", "c", "b"]
     led = _service(global_lead=2).evidence_hits(route, 4000)
     assert ids(led) == ["a", "b", "d", "c"] and [h.rank for h in led] == [0, 1, 2, 3]
-
-
-def test_entity_subqueries_search_each_named_entity_with_the_other_words() -> None:
-    known = frozenset({"caroline", "melanie", "new york", "paris"})
-    both = analyze_question("What subject have Caroline and Melanie both painted?", known)
-    assert entity_subqueries(both) == [
-        "caroline both painted subject",
-        "melanie both painted subject",
-    ]
-    # A multi-word entity's words leave the rest; the longest entity comes first.
-    trip = analyze_question("When did Melanie go to New York?", known)
-    assert entity_subqueries(trip) == ["new york go", "melanie go"]
-    # One entity: no sub-queries (the question itself is that query).
-    assert entity_subqueries(analyze_question("What did Caroline paint?", known)) == []
 
 
 @pytest.mark.parametrize("text", ["", "one", "two  words\n here", "a b c d e f g h i j k"])

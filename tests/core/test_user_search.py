@@ -15,7 +15,7 @@ VECTORS = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], dtype=np.float32)
 
 
 def _search(texts: list[str] = TEXTS, vectors: np.ndarray = VECTORS) -> UserSearch:
-    return UserSearch(texts, vectors, k1=1.2, b=0.75, rrf_k=60)
+    return UserSearch(texts, vectors)
 
 
 def test_analysis_folds_stems_and_drops_function_words() -> None:
@@ -36,9 +36,7 @@ def test_an_irregular_verb_form_is_searched_as_its_verb() -> None:
         "hike",
     ]
     assert analyze("the saw on the left") == ["saw", "left"]
-    search = UserSearch(
-        ["I met this amazing woman", "we should meet up"], VECTORS[:2], 1.2, 0.75, 60
-    )
+    search = UserSearch(["I met this amazing woman", "we should meet up"], VECTORS[:2])
     assert {h.row for h in search.text("When did Maria meet Jean?", limit=10)} == {0, 1}
 
 
