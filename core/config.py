@@ -428,14 +428,12 @@ class QueryConfig(Section):
         ge=0,
         description="weight of a message's rank among dated hits (the global ranking's own)",
     )
-    dated_days_before: int = Field(
-        1, ge=0, description="a named period's dated messages start this many days before it"
-    )
     dated_days_after: int = Field(
         14,
         ge=0,
-        description="and end this many days after it: an event is told of in the sessions "
-        'that follow it ("yesterday", "last week", "two weeks ago")',
+        description="a named period's dated messages run from its first day to this many "
+        'days after it: an event is told of in the sessions that follow it ("yesterday", '
+        '"last week", "two weeks ago")',
     )
     page_cited: int = Field(
         40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
@@ -477,12 +475,6 @@ class QueryConfig(Section):
         "this many messages, whatever their words: the day is the answer, and the claim that "
         'holds it may share no word with the question ("met this amazing woman" for "When '
         'did Maria meet Jean?")',
-    )
-    fact_full_weight_slots: int = Field(
-        10,
-        ge=0,
-        description="fact lines get their whole share once the budget holds this many messages "
-        "of the top hits' mean length, a proportional part below (0: always the whole share)",
     )
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)
@@ -603,6 +595,7 @@ RETIRED_KEYS = frozenset(
     {"query.thread_by_distance", "query.expand_hit_trajectories", "query.no_replies_for_lists"}
     | {"query.entity_queries", "query.w_entity_queries"}
     | {"query.rrf_k", "query.hybrid_rrf_k", "query.bm25_k1", "query.bm25_b"}
+    | {"query.dated_days_before", "query.fact_full_weight_slots"}
     | {
         f"viewer.{k}"
         for k in (
@@ -618,7 +611,8 @@ RETIRED_KEYS = frozenset(
 )
 """Removed settings an old file or --set may still name (it loads, with a warning): query
 switches that were off by default and measured as no gain (benchmarks/results/
-quality_levers.md: thread_by_distance, …, entity sub-queries), the literature's constants
+quality_levers.md: thread_by_distance, …, entity sub-queries; fit_settings.md: a dated
+window's days before, the fact lines' budget scale), the literature's constants
 that were never tuned (RRF's k = 60 and BM25's k1 = 1.2, b = 0.75, now `core.query.fusion.
 RRF_K` and `core.query.user_search.BM25_K1`/`BM25_B`, pinned by hand-computed tests) and the
 viewer's drawing geometry (constants of core/viewer/)."""

@@ -176,13 +176,13 @@ class QueryService:
         speakers: Sequence[str] = (),
     ) -> list[MessageRef]:
         """For a question naming a day or month ("on March 16, 2022", "in June"): hybrid
-        hits among the messages dated from `dated_days_before` days ahead of it to
-        `dated_days_after` past it. The question's words often miss the answer ("yesterday I
-        went bowling", said on the 17th); its date does not."""
+        hits among the messages dated from its first day to `dated_days_after` past it.
+        The question's words often miss the answer ("yesterday I went bowling", said on the
+        17th); its date does not."""
         qc = self.cfg.query
         if not (info.periods and qc.dated_hits):
             return []
-        near = NearPeriods(info.periods, qc.dated_days_before, qc.dated_days_after)
+        near = NearPeriods(info.periods, before=0, after=qc.dated_days_after)
         found = self.reader.search_messages(
             user_id, info.text, vector, qc.dated_hits, "hybrid", dates=near, speakers=speakers
         )
@@ -392,7 +392,7 @@ class QueryService:
         qc = self.cfg.query
         _at_least_one("budget_tokens", budget_tokens)
         budget_tokens = budget_tokens or qc.budget_tokens
-        room = self._fact_room(route, budget_tokens)
+        room = self._fact_room(budget_tokens)
         share = int((budget_tokens - room) * qc.claim_budget_share)
         claims, claim_tokens = self._claims(route, share)
         # The new value's source before the old one's: what holds now, if only one fits.
@@ -464,15 +464,10 @@ class QueryService:
             members.sort(key=lambda r: r.message.turn_index)
         return grouped
 
-    def _fact_room(self, route: Route, budget_tokens: int) -> int:
-        """Tokens for fact lines: `fact_budget_share` of the budget, scaled down where the
-        budget holds fewer than `fact_full_weight_slots` messages of the top hits' length
-        (on the long set 1K holds four: a fact line there took a whole hit's place)."""
-        qc = self.cfg.query
-        scale = 1.0
-        if qc.fact_full_weight_slots:
-            scale = min(1.0, self._slots(route, budget_tokens) / qc.fact_full_weight_slots)
-        return int(budget_tokens * qc.fact_budget_share * scale)
+    def _fact_room(self, budget_tokens: int) -> int:
+        """Tokens for fact lines: `fact_budget_share` of the budget (scaling it down on small
+        budgets measured level: benchmarks/results/fit_settings.md)."""
+        return int(budget_tokens * self.cfg.query.fact_budget_share)
 
     def _facts(
         self, route: Route, budget_tokens: int, shown: Sequence[MessageRef]
