@@ -52,15 +52,15 @@ def test_a_sentence_embedder_weighs_full_text_by_the_questions_reach(
     vector = np.asarray(static.embedder.embed([QUESTION])[0]).tolist()
     reach = static.reader.lexical_reach("bob", QUESTION)
     assert 0.0 < reach < 1.0  # "reading" and "list" are Bob's words; "organised" is not
-    hits, lists = sentence._message_hits("bob", QUESTION, vector)
+    hits, lists, share = sentence._message_hits("bob", QUESTION, vector)
     (w_text, texts), (w_vector, dense) = lists
-    assert w_text == pytest.approx(reach) and w_vector == 1.0  # no length discount
+    assert w_text == pytest.approx(reach) and w_vector == 1.0 and share == 1.0  # no discount
     # The floor: text's best, the vectors' best, text's second, the vectors' second.
     lead = list(dict.fromkeys(ids([texts[0], dense[0], texts[1], dense[1]])))
     assert ids([h.record for h in hits[: len(lead)]]) == lead
     # The same store through the static embedder: full text at full weight, no floor.
-    hits, lists = static._message_hits("bob", QUESTION, vector)
-    assert lists[0][0] == 1.0 and lists[1][0] <= 1.0
+    hits, lists, share = static._message_hits("bob", QUESTION, vector)
+    assert lists[0][0] == 1.0 and lists[1][0] == pytest.approx(share) and share <= 1.0
     fused = static.cfg.query
     assert fused.list_floor == 2 and static._floor() == 0 and sentence._floor() == 2
 
@@ -73,6 +73,6 @@ def test_a_question_in_the_archives_words_keeps_full_texts_weight(
     asked = message.text  # a message asked back word for word holds all its terms
     assert static.reader.lexical_reach("bob", asked) == pytest.approx(1.0)
     vector = np.asarray(static.embedder.embed([asked])[0]).tolist()
-    _, lists = sentence._message_hits("bob", asked, vector)
+    _, lists, _ = sentence._message_hits("bob", asked, vector)
     assert lists[0][0] == pytest.approx(1.0)
     assert static.reader.lexical_reach("alice", "zyzzyva quokka") == 0.0  # no such words

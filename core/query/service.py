@@ -98,6 +98,9 @@ class Route:
     # The selected trajectories, then the rest of their trees: the threads they are visits
     # of (core/query/threads.py). Empty: the selected trajectories alone.
     thread_ids: list[str] = field(default_factory=list)
+    # The share of its weight the vector ranking kept in `hit_lists` for the hits' length
+    # (static vectors blur over long messages; 1.0: none taken).
+    vector_length_share: float = 1.0
 
     @property
     def selected_ids(self) -> list[str]:
@@ -135,7 +138,7 @@ class QueryService:
             self.reader.search_pages(user_id, question, vector, qc.top_pages) if use_pages else []
         )
         speakers = self._named_speakers(user_id, question)
-        hits, hit_lists = self._message_hits(user_id, question, vector, speakers)
+        hits, hit_lists, length_share = self._message_hits(user_id, question, vector, speakers)
         candidate_ids = {t for p in pages for t in p.record.trajectory_ids}
         candidate_ids |= {
             h.record.trajectory_id for h in hits[: qc.route_hits] if h.record.trajectory_id
@@ -161,6 +164,7 @@ class QueryService:
             dated,
             speakers,
             threads,
+            length_share,
         )
 
     def _named_speakers(self, user_id: str, question: str) -> list[str]:
@@ -205,7 +209,8 @@ class QueryService:
         words = without_names(question, speakers) if speakers else question
         n = qc.message_hits
         if not qc.fuse_hit_modes:
-            return self.reader.search_messages(user_id, words, vector, n, speakers=speakers), []
+            found = self.reader.search_messages(user_id, words, vector, n, speakers=speakers)
+            return found, [], 1.0
         search = self.reader.search_messages
         text = search(user_id, words, vector, n, "text", speakers=speakers)
         dense = search(user_id, question, vector, n, "vector", speakers=speakers)
@@ -217,8 +222,10 @@ class QueryService:
             w_text *= self.reader.lexical_reach(user_id, words)
         rule = self.cfg.tokens
         mean = sum(r.tokens(rule) for r in refs) / max(len(refs), 1)
+        length_share = 1.0
         if qc.vector_full_weight_tokens and refs and static:
-            w_vector *= min(1.0, qc.vector_full_weight_tokens / mean)
+            length_share = min(1.0, qc.vector_full_weight_tokens / mean)
+            w_vector *= length_share
         lists = [(w_text, texts), (w_vector, [h.record for h in dense])]
         # Best-sentence vectors mend a static embedder's blur over long messages. Through a
         # transformer they would cost seconds a question (≈ 100 hits × their sentences) for
@@ -229,7 +236,8 @@ class QueryService:
             lists.append(
                 (qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
             )
-        return fuse_with_floor(lists, self._floor(), RRF_K, qc.message_hits), lists
+        fused = fuse_with_floor(lists, self._floor(), RRF_K, qc.message_hits)
+        return fused, lists, length_share
 
     def _routed_lists(
         self,
@@ -286,11 +294,16 @@ class QueryService:
         slots = self._slots(route, budget_tokens)
         hits = route.hits
         if qc.vector_full_weight_slots and len(route.hit_lists) >= 2 and self.embedder.static:
-            # Few slots: the sharper ranking (full text) decides; many: the vectors join.
-            (w_text, texts), *vectors = route.hit_lists
+            # Few slots: the sharper ranking (full text) decides; many: the vectors join, and
+            # the discount for long messages' blurred vectors fades with them (with room for
+            # many messages a blurred hit costs one slot of many, not one of four).
+            (w_text, texts), (w_dense, dense), *others = route.hit_lists
             v_scale = min(1.0, slots / qc.vector_full_weight_slots)
-            if v_scale < 1.0:  # at 1.0 the lists are route.hits' own: the same fusion
-                lists = [(w_text, texts), *((w * v_scale, refs) for w, refs in vectors)]
+            share = route.vector_length_share
+            dense_scale = v_scale * (share + (1.0 - share) * v_scale) / share
+            if v_scale < 1.0 or dense_scale != 1.0:  # else route.hits' own fusion
+                lists = [(w_text, texts), (w_dense * dense_scale, dense)]
+                lists += [(w * v_scale, refs) for w, refs in others]
                 hits = fuse_hits(lists, RRF_K, qc.message_hits)  # static: no floor
         if route.dated and qc.w_dated:
             # A named day or month is the question's own constraint: its ranking joins the

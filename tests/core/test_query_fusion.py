@@ -157,6 +157,24 @@ def test_vector_weight_follows_the_slots_the_budget_holds() -> None:
     assert ids(on.evidence_hits(route, 4020)) == ["a", "c", "b"]
 
 
+def test_a_long_message_discount_fades_as_the_budget_holds_more_messages() -> None:
+    # The vector ranking (c, a) kept a quarter of its weight for the hits' length (static
+    # vectors blur over long messages); the route's own order is the discounted fusion.
+    a, b, c = (_long_ref(m, 100) for m in "abc")
+    discounted = _route([a, b, c], texts=[a, b], dense=[c, a])
+    route = Route(
+        "u", discounted.info, [], discounted.hits, [], [], [],
+        [(1.0, [a, b]), (0.25, [c, a])], vector_length_share=0.25,
+    )  # fmt: skip
+    on = _service(vector_full_weight_slots=30)
+    ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
+    # 3 slots (v = 0.0995): the weight 0.25 · 0.0995 · (0.25 + 0.75 · 0.0995) / 0.25 = 0.032,
+    # and the text ranking decides, as before the fade.
+    assert ids(on.evidence_hits(route, 400)) == ["a", "b", "c"]
+    # 30 slots: the discount is gone, c (1/60) passes b (1/61); before: a, b, c.
+    assert ids(on.evidence_hits(route, 4020)) == ["a", "c", "b"]
+
+
 def test_only_the_selected_threads_are_expanded() -> None:
     hits = [_long_ref("a", 1, "t1"), _long_ref("b", 1, "t2"), _long_ref("c", 1, "t3")]
     route = _route(hits, hits, hits)
