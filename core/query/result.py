@@ -70,14 +70,21 @@ class EvidenceMessage(BaseModel):
 class ClaimLine(BaseModel):
     """A changed belief in compact form: "alice lives in Portland" → "alice lives in Denver",
     or (status "active") the current value of a slot the question asks about (a `now:`
-    line), or (kind "fact") a line of what the memory knows."""
+    line), or (kind "fact") a line of what the memory knows; status "unsure": its speaker
+    named the value again later in words the memory did not read (core/query/named_again)."""
 
     claim_id: str
     text: str = Field(description="the belief in a compact form")
-    status: str = Field(description="active (holds now), revised or deprecated")
+    status: str = Field(
+        description="active (holds now), unsure (named again later, unread), revised or "
+        "deprecated"
+    )
     source_message_ids: list[str] = Field(description="the messages that stated it")
     replaced_by: str | None = Field(None, description="the belief that replaced it")
     replaced_by_message_ids: list[str] = Field([], description="the messages that replaced it")
+    named_again_message_ids: list[str] = Field(
+        [], description="unsure: the later message that names the value again"
+    )
     kind: Literal["belief", "fact"] = Field(
         "belief", description="belief: changed or current (now:); fact: what the memory knows"
     )
@@ -86,11 +93,16 @@ class ClaimLine(BaseModel):
         line = f"[{', '.join(self.source_message_ids)}] {self.text} ({self.status}"
         if self.replaced_by:
             line += f" → {self.replaced_by} [{', '.join(self.replaced_by_message_ids)}]"
+        if self.named_again_message_ids:
+            line += f"; named again [{', '.join(self.named_again_message_ids)}]"
         return line + ")"
 
     def labelled(self) -> str:
         """The line as the evidence block shows it: "now:" for a current value, "changed:"
-        for a belief that was revised or deprecated, "fact:" for a fact line."""
+        for a belief that was revised or deprecated, "fact:" for a fact line, "unsure:" for
+        a value its speaker named again later in words the memory did not read."""
+        if self.status == "unsure":
+            return f"unsure: {self.render()}"
         if self.kind == "fact":
             return f"fact: {self.text} {' '.join(f'[{m}]' for m in self.source_message_ids)}"
         return f"{'now' if self.status == 'active' else 'changed'}: {self.render()}"

@@ -37,6 +37,7 @@ from arborwiki.core.query.localize import (
     pseudo_snapshot,
     pseudo_window,
 )
+from arborwiki.core.query.named_again import named_again
 from arborwiki.core.query.pages import pages_result
 from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.query.questions import (
@@ -59,7 +60,7 @@ from arborwiki.core.query.result import (
 from arborwiki.core.query.selection import ScoredCandidate, select_trajectories, selection_inputs
 from arborwiki.core.query.speakers import named_speakers, without_names
 from arborwiki.core.query.threads import thread_members
-from arborwiki.core.records import Trajectory, WikiPage
+from arborwiki.core.records import Claim, Trajectory, WikiPage
 from arborwiki.core.tokens import count_tokens
 from arborwiki.core.words import singular_forms
 
@@ -408,8 +409,13 @@ class QueryService:
         room = self._fact_room(budget_tokens)
         share = int((budget_tokens - room) * qc.claim_budget_share)
         claims, claim_tokens = self._claims(route, share)
-        # The new value's source before the old one's: what holds now, if only one fits.
-        cited = [m for c in claims for m in (*c.replaced_by_message_ids, *c.source_message_ids)]
+        # The new value's source before the old one's: what holds now, if only one fits; an
+        # unsure value's later mention before both.
+        cited = [
+            m
+            for c in claims
+            for m in (*c.named_again_message_ids, *c.replaced_by_message_ids, *c.source_message_ids)
+        ]
         first = self._cited(route.user_id, cited, share - claim_tokens)
         rest = budget_tokens - claim_tokens
         admit = self.admission(route, rest, first)
@@ -517,7 +523,25 @@ class QueryService:
                 break
             lines.append(line)
             used += cost
+        self._mark_unsure(route.user_id, lines, claims)
         return lines, used
+
+    def _mark_unsure(
+        self, user_id: str, lines: list[ClaimLine], claims: Sequence[Claim]
+    ) -> None:
+        """An active line whose value its speaker named again later, unread, becomes
+        `unsure`, citing that message (core/query/named_again.py)."""
+        by_id = {c.claim_id: c for c in claims}
+        active = [by_id[x.claim_id] for x in lines if x.status == "active" and x.claim_id in by_id]
+        if not active:
+            return
+        messages = self.reader.all_messages(user_id)
+        later = named_again(active, messages, self.reader.all_claims(user_id))
+        for line in lines:
+            ref = later.get(line.claim_id) if line.status == "active" else None
+            if ref is not None:
+                line.status = "unsure"
+                line.named_again_message_ids = [ref.message.message_id]
 
     def _claims(self, route: Route, budget_tokens: int) -> tuple[list[ClaimLine], int]:
         """Revised or deprecated claims on the selected trajectories about what the question
@@ -563,6 +587,7 @@ class QueryService:
                 break
             lines.append(line)
             used += cost
+        self._mark_unsure(user_id, lines, [*relevant, *current])
         return lines, used
 
     # ---- online turn (localize a live turn in the forest) and belief history ----------
