@@ -241,3 +241,26 @@ def test_the_wiki_links_every_visit_of_a_thread_it_writes_about() -> None:
     # one thread, one topic page: not a page per visit
     topics = [p for p in memory.pages if p.kind == "topic" and day0 in p.trajectory_ids]
     assert len(topics) == 1
+
+
+def _partition(cfg: EpisodeConfig) -> list[tuple[list[str], int]]:
+    return [([m.message_id for m in e.messages], e.thread) for e in find_episodes(archive(), cfg)]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "what_changes"),
+    [
+        ("shift_cues", [], "the train's 'also' no longer opens an episode"),
+        ("valley_depth", 0.0, "every exchange is its own episode"),
+        ("thread_similarity", 0.01, "the tasks that share request words merge"),
+        ("thread_similarity", 0.9, "the two hotels part"),
+    ],
+)
+def test_each_episode_setting_moves_the_cut_or_the_grouping(
+    setting: str, value: object, what_changes: str
+) -> None:
+    """The measured defaults (benchmarks/results/threads.md) give the partition the tests
+    above check; each setting, moved, gives another on the same dialogues: none is dead."""
+    assert _partition(EpisodeConfig(**{setting: value})) != _partition(EpisodeConfig()), (
+        what_changes
+    )
