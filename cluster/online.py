@@ -56,6 +56,7 @@ __all__ = ["RUN_PREFIX", "AddReport", "OnlineWriter", "fold_online", "validate_r
 MEMO_ENTRIES = 200_000
 """Drafts and vectors this writer keeps in memory (each a few KB at most)."""
 SEEN_USERS = 64
+TOUCHED_RUNS = 1024
 """Users whose messages this writer keeps between adds (the ones written to last)."""
 FREEZE_AFTER = 1000
 """Drafts and vectors newly kept since the last freeze that make a commit end with one full
@@ -185,6 +186,9 @@ class OnlineWriter:
         self._extractor: MemoExtractor | None = None
         self._seen: dict[str, tuple[str, dict[str, Message]]] = {}  # user: (run, messages)
         self._kept_at_freeze = 0
+        self.touched: OrderedDict[str, frozenset[str]] = OrderedDict()
+        """run id → the users that online run rewrote (its last `TOUCHED_RUNS` runs): what
+        a reader in this process may keep across them (storage/reader.py `follow`)."""
         self.commits = 0
 
     def add(self, user_id: str, rows: list[dict[str, Any]]) -> AddReport:
@@ -336,6 +340,9 @@ class OnlineWriter:
         with ThreadPoolExecutor(len(USER_TABLES)) as pool:
             list(pool.map(replace, [name for name in USER_TABLES if tables[name]]))
         run_id = f"{RUN_PREFIX}{uuid.uuid4().hex[:12]}"
+        self.touched[run_id] = frozenset(owners)
+        while len(self.touched) > TOUCHED_RUNS:
+            self.touched.popitem(last=False)
         added = sum(len(m) for m in users.values())
         store.record_run(
             RunRecord(

@@ -111,8 +111,9 @@ class QueryActor:
         return result.model_dump(mode="json")
 
     def refresh(self) -> bool:
-        """Follow the current run now (another replica wrote)."""
-        moved = follow_now(self.service)
+        """Follow the current run now (this replica or another wrote): users this replica's
+        own writes did not touch keep their cached rows."""
+        moved = follow_now(self.service, self._writes.touched() if self._writes else {})
         if moved:
             self._sites = SiteCache(self.service.reader, self.cfg.viewer)  # type: ignore[arg-type]
         return moved

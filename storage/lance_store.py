@@ -139,6 +139,16 @@ class LanceStore:
         self._datasets = {}
         return True
 
+    def pinned_versions(self) -> dict[str, int]:
+        """The table versions this following store reads (those of its run)."""
+        return dict(self._pinned)
+
+    def runs_after(self, run_id: str) -> list[str] | None:
+        """The ids of the runs recorded after `run_id`, oldest first, up to the current one
+        (None: `run_id` is no longer a recorded run, e.g. merged away or rolled back past)."""
+        ids = [r["run_id"] for r in self.runs()]
+        return ids[ids.index(run_id) + 1 :] if run_id in ids else None
+
     def repin_latest(self) -> bool:
         """After a read failed: drop every open table (a forget may have deleted the files
         of the versions they read) and re-read the run pointer now. True when it moved: the

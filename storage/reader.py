@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -137,6 +137,22 @@ class UserRowCache:
     def rows_held(self) -> int:
         return sum(self._sizes.values())
 
+    def carry(self, old: dict[str, int], new: dict[str, int], changed: set[str]) -> int:
+        """Rows read at table versions `old`, of users not in `changed`, are the same rows at
+        `new` (the runs between rewrote only `changed`'s rows): kept under the new versions.
+        Returns how many row sets were kept."""
+        kept = 0
+        with self._lock:
+            for user_id, entry in self._entries.items():
+                if user_id in changed:
+                    continue
+                for name, version in list(entry):
+                    table = name.split(" ")[0]  # "messages searched" holds messages rows
+                    if old.get(table) == version and table in new:
+                        entry[(name, new[table])] = entry.pop((name, version))
+                        kept += 1
+        return kept
+
     def get(self, user_id: str, table: str, version: int, load: Callable[[], R]) -> R:
         key = (table, version)
         with self._lock:
@@ -180,6 +196,21 @@ class LanceMemoryReader:
     ) -> None:
         self.store = store
         self.cache = UserRowCache(cache_users, cache_rows) if cache_users > 0 else None
+
+    def follow(self, touched: Mapping[str, Collection[str]]) -> bool:
+        """Follow the current run now. When every run since the one read is in `touched`
+        (run id → the users it rewrote: a writer in this process knows its own), the cached
+        rows of every other user are kept; else they are read again when asked for. True
+        when the store now reads another run."""
+        before, versions = self.store.run, self.store.pinned_versions()
+        moved = self.store.refresh()
+        if not moved or self.cache is None or before is None or self.store.run is None:
+            return moved
+        since = self.store.runs_after(str(before["run_id"]))
+        if since and all(r in touched for r in since):
+            changed = {u for r in since for u in touched[r]}
+            self.cache.carry(versions, self.store.pinned_versions(), changed)
+        return moved
 
     def _user_records(
         self, table: str, user_id: str, convert: Callable[[dict[str, Any]], R]

@@ -306,3 +306,43 @@ def test_a_writer_killed_mid_add_leaves_the_add_whole_or_absent(
     pairs = {m.rsplit("-", 1)[0] for m in stored}
     assert all({f"{p}-a", f"{p}-b"} <= stored for p in pairs) and stored <= covered
     assert "after-kill" in _message_ids(store, "alice")
+
+
+def test_an_add_keeps_the_other_users_cached_rows(store: Path) -> None:
+    """After an add the writing process's reader re-reads only the user written to: every
+    other user's cached rows are carried to the new run (their rows are the same), so their
+    next query reads nothing; a run this process did not write drops them all."""
+    from arborwiki.cluster.online import OnlineWriter
+
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    cache = memory._backend.service.reader.cache  # type: ignore[attr-defined]
+    question = "what did I buy for the lake trip?"
+    before = memory.query("bob", question)
+    memory.query("alice", question)
+    loads = cache.loads
+    memory.add("alice", [{"message_id": "carry-1", "role": "user", "text": KAYAK}])
+    assert memory.query("bob", question) == before and cache.loads == loads  # carried
+    assert memory.query("alice", question).evidence[0].message_id == "carry-1"
+    assert cache.loads > loads  # alice's rows read again
+    # another writer's run (here: another writer object, as another process would be)
+    OnlineWriter(str(store), load_config(overrides=SAMPLE_SETTINGS)).add(
+        "carol", [{"message_id": "carry-2", "role": "user", "text": "Rainy today."}]
+    )
+    memory.add("alice", [{"message_id": "carry-3", "role": "user", "text": "Sunny today."}])
+    loads = cache.loads
+    assert memory.query("bob", question) == before and cache.loads > loads  # read again
+
+
+def test_a_row_cache_carries_only_the_untouched_users() -> None:
+    from arborwiki.storage.reader import UserRowCache
+
+    cache = UserRowCache(8)
+    for user in ("alice", "bob"):
+        cache.get(user, "messages", 3, lambda: ["row"])
+        cache.get(user, "messages searched", 3, lambda: ["index"])
+    assert cache.carry({"messages": 3}, {"messages": 5}, {"alice"}) == 2
+    fresh = lambda: ["new"]  # noqa: E731
+    assert cache.get("bob", "messages", 5, fresh) == ["row"]  # carried
+    assert cache.get("bob", "messages searched", 5, fresh) == ["index"]
+    assert cache.get("alice", "messages", 5, fresh) == ["new"]  # read again
+    assert cache.carry({"messages": 4}, {"messages": 6}, set()) == 0  # not the versions held
