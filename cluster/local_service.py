@@ -107,7 +107,14 @@ def follow_now(service: QueryService, touched: Mapping[str, Collection[str]] | N
     user, and re-reading every user after it cost each one's next query ~175 ms at 2,000
     messages)."""
     reader = service.reader
-    return isinstance(reader, LanceMemoryReader) and reader.follow(touched or {})
+    if not isinstance(reader, LanceMemoryReader):
+        return False
+    moved = reader.follow(touched or {})
+    if reader.carried is not None:
+        old, new, changed = reader.carried
+        if "trajectories" in old and "trajectories" in new:
+            service.carry_forests(old["trajectories"], new["trajectories"], changed)
+    return moved
 
 
 class MemoryWrites:

@@ -196,6 +196,8 @@ class LanceMemoryReader:
     ) -> None:
         self.store = store
         self.cache = UserRowCache(cache_users, cache_rows) if cache_users > 0 else None
+        self.carried: tuple[dict[str, int], dict[str, int], set[str]] | None = None
+        """What the last `follow` kept: (old versions, new versions, users it re-reads)."""
 
     def follow(self, touched: Mapping[str, Collection[str]]) -> bool:
         """Follow the current run now. When every run since the one read is in `touched`
@@ -204,12 +206,14 @@ class LanceMemoryReader:
         when the store now reads another run."""
         before, versions = self.store.run, self.store.pinned_versions()
         moved = self.store.refresh()
+        self.carried = None
         if not moved or self.cache is None or before is None or self.store.run is None:
             return moved
         since = self.store.runs_after(str(before["run_id"]))
         if since and all(r in touched for r in since):
             changed = {u for r in since for u in touched[r]}
-            self.cache.carry(versions, self.store.pinned_versions(), changed)
+            self.carried = (versions, self.store.pinned_versions(), changed)
+            self.cache.carry(*self.carried)
         return moved
 
     def _user_records(

@@ -12,7 +12,9 @@ from arborwiki.core.query.result import QueryResult
 
 ANSWER_SYSTEM = """You answer a question about a user's past conversations, using ONLY the \
 evidence given. Evidence lines start with a message id in brackets; "changed:" lines show a \
-belief that was revised (old → new); "now:" lines show the current value of what is asked; "unsure:" lines show a value its speaker named again later (read that message: it may have changed).
+belief that was revised (old → new); "now:" lines show the current value of what is asked; \
+"unsure:" lines show a value its speaker named again later (read that message: it may have \
+changed).
 Answer with ONE JSON object matching the given schema, nothing else. Rules:
 - answer: a short answer; cite every supporting message id in brackets exactly as given, \
 e.g. "She moved to Denver [m12]." Never invent ids.

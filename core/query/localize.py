@@ -121,6 +121,13 @@ class ForestCache:
         self.max_snapshots = max_snapshots
         self._forests: OrderedDict[tuple[str, int], UserForest] = OrderedDict()
 
+    def carry(self, old: int, new: int, changed: set[str]) -> None:
+        """Forests built at trajectories version `old`, of users not in `changed`, are the
+        same forests at `new` (the runs between rewrote only `changed`'s rows)."""
+        for user_id, version in list(self._forests):
+            if version == old and user_id not in changed:
+                self._forests[(user_id, new)] = self._forests.pop((user_id, version))
+
     @property
     def snapshots_held(self) -> int:
         return sum(len(entry.snapshots) for entry in self._forests.values())

@@ -76,8 +76,7 @@ class ClaimLine(BaseModel):
     claim_id: str
     text: str = Field(description="the belief in a compact form")
     status: str = Field(
-        description="active (holds now), unsure (named again later, unread), revised or "
-        "deprecated"
+        description="active (holds now), unsure (named again later, unread), revised or deprecated"
     )
     source_message_ids: list[str] = Field(description="the messages that stated it")
     replaced_by: str | None = Field(None, description="the belief that replaced it")

@@ -526,9 +526,7 @@ class QueryService:
         self._mark_unsure(route.user_id, lines, claims)
         return lines, used
 
-    def _mark_unsure(
-        self, user_id: str, lines: list[ClaimLine], claims: Sequence[Claim]
-    ) -> None:
+    def _mark_unsure(self, user_id: str, lines: list[ClaimLine], claims: Sequence[Claim]) -> None:
         """An active line whose value its speaker named again later, unread, becomes
         `unsure`, citing that message (core/query/named_again.py)."""
         by_id = {c.claim_id: c for c in claims}
@@ -591,6 +589,11 @@ class QueryService:
         return lines, used
 
     # ---- online turn (localize a live turn in the forest) and belief history ----------
+    def carry_forests(self, old: int, new: int, changed: set[str]) -> None:
+        """`ForestCache.carry` for `localize`'s rebuilt forests (see storage/reader.py
+        `follow`): the users an add did not touch keep theirs."""
+        self._forests.carry(old, new, changed)
+
     @cached_property
     def _forests(self) -> ForestCache:
         # As many users' forests as the reader keeps users' rows, and no more snapshots than

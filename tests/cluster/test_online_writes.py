@@ -315,13 +315,19 @@ def test_an_add_keeps_the_other_users_cached_rows(store: Path) -> None:
     from arborwiki.cluster.online import OnlineWriter
 
     memory = open_store(store, overrides=SAMPLE_SETTINGS)
-    cache = memory._backend.service.reader.cache  # type: ignore[attr-defined]
+    service = memory._backend.service  # type: ignore[attr-defined]
+    cache = service.reader.cache
     question = "what did I buy for the lake trip?"
     before = memory.query("bob", question)
     memory.query("alice", question)
+    turn = "Any news about the lake trip?"
+    placed = memory.localize("bob", turn)
+    forest = service._forests.get(service.reader, "bob", service.cfg)
     loads = cache.loads
     memory.add("alice", [{"message_id": "carry-1", "role": "user", "text": KAYAK}])
     assert memory.query("bob", question) == before and cache.loads == loads  # carried
+    assert memory.localize("bob", turn) == placed  # and bob's forest, not rebuilt:
+    assert service._forests.get(service.reader, "bob", service.cfg) is forest
     assert memory.query("alice", question).evidence[0].message_id == "carry-1"
     assert cache.loads > loads  # alice's rows read again
     # another writer's run (here: another writer object, as another process would be)
