@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 
 from arborwiki.core.extract.lexicon import ENDING
 from arborwiki.core.query.reader import MessageRef
@@ -34,6 +35,11 @@ def doubts(text: str) -> bool:
     return bool(DOUBT.search(text) or ENDING.search(text))
 
 
+@lru_cache(maxsize=1 << 16)  # the user's claim values come back in every query
+def _value_words(value: str) -> frozenset[str]:
+    return frozenset(content_words(value))
+
+
 def _said_at(ref: MessageRef) -> tuple[datetime, str, int]:
     m = ref.message
     return (m.timestamp, m.session_id, m.turn_index)
@@ -50,29 +56,31 @@ def named_again(
     if not claims:
         return {}
     by_id = {r.message.message_id: r for r in messages}
+    wanted = {_value_words(c.value) for c in claims}
+    affirmed: dict[frozenset[str], set[str]] = {}  # a value's words → messages that affirm it
+    for c in everyone:
+        words = _value_words(c.value) if not c.negated else None
+        if words in wanted:
+            affirmed.setdefault(words, set()).update(c.source_message_ids)
     found: dict[str, MessageRef] = {}
     for claim in claims:
-        value = content_words(claim.value)
+        value = _value_words(claim.value)
         sources = [by_id[m] for m in claim.source_message_ids if m in by_id]
         if not value or not sources:
             continue
         speakers = {r.message.speaker for r in sources}
         after = max(_said_at(r) for r in sources)
-        restating = {
-            m
-            for c in everyone
-            if not c.negated and content_words(c.value) == value
-            for m in c.source_message_ids
-        }
-        later = [
-            r
-            for r in messages
-            if r.message.speaker in speakers
-            and _said_at(r) > after
-            and r.message.message_id not in restating
-            and value <= content_words(r.text)
-            and doubts(r.text)
-        ]
+        restating = affirmed.get(value, set())
+        later = []
+        for r in messages:
+            if r.message.speaker not in speakers or _said_at(r) <= after:
+                continue
+            # every word as a substring first: the words are read only where it passes
+            low = r.text.lower()
+            if r.message.message_id in restating or not all(w in low for w in value):
+                continue
+            if value <= content_words(r.text) and doubts(r.text):
+                later.append(r)
         if later:
             found[claim.claim_id] = max(later, key=_said_at)
     return found
