@@ -56,8 +56,9 @@ __all__ = ["RUN_PREFIX", "AddReport", "OnlineWriter", "fold_online", "validate_r
 MEMO_ENTRIES = 200_000
 """Drafts and vectors this writer keeps in memory (each a few KB at most)."""
 SEEN_USERS = 64
-TOUCHED_RUNS = 1024
 """Users whose messages this writer keeps between adds (the ones written to last)."""
+TOUCHED_RUNS = 1024
+"""Runs of this writer whose users it remembers for its process's readers (`touched`)."""
 FREEZE_AFTER = 1000
 """Drafts and vectors newly kept since the last freeze that make a commit end with one full
 collection and `gc.freeze()` (see `_settle`)."""

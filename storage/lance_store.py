@@ -426,29 +426,31 @@ class LanceStore:
                 self._datasets[name] = dataset
         return dataset
 
-    def runs(self) -> list[dict[str, Any]]:
-        """Every recorded run, oldest first (the last one is the current run)."""
-        if "runs" not in self._db.list_tables().tables:
-            return []
-        table = self.table("runs")
-        table.checkout_latest()
-        rows = table.search().limit(None).to_list()
-        return sorted(rows, key=lambda r: (r["finished_at"], r["started_at"]))
-
-    def latest_run(self) -> dict[str, Any] | None:
-        """The current run: the row appended last (a build, a rollback, a forget). Sorted in
-        Arrow and only that row made a dict: every add, forget and reader refresh asks."""
+    def _runs_in_order(self) -> pa.Table | None:
+        """The runs table oldest first: by finish, then start, then row (None: no table)."""
         if "runs" not in self._db.list_tables().tables:
             return None
         table = self.table("runs")
         table.checkout_latest()
         rows = table.to_arrow()
-        if rows.num_rows == 0:
-            return None
         keys = rows.select(["finished_at", "started_at"])
-        keys = keys.append_column("row", pa.array(range(rows.num_rows)))  # ties: the later row
-        order = pc.sort_indices(keys, sort_keys=[(c, "descending") for c in keys.column_names])
-        return rows.take(order[:1]).to_pylist()[0]  # type: ignore[no-any-return]
+        keys = keys.append_column("row", pa.array(range(rows.num_rows), pa.int64()))
+        return rows.take(
+            pc.sort_indices(keys, sort_keys=[(c, "ascending") for c in keys.column_names])
+        )
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Every recorded run, oldest first (the last one is the current run)."""
+        rows = self._runs_in_order()
+        return [] if rows is None else rows.to_pylist()
+
+    def latest_run(self) -> dict[str, Any] | None:
+        """The current run: the row appended last (a build, a rollback, a forget). Only that
+        row is made a dict: every add, forget and reader refresh asks."""
+        rows = self._runs_in_order()
+        if rows is None or rows.num_rows == 0:
+            return None
+        return rows.slice(rows.num_rows - 1).to_pylist()[0]  # type: ignore[no-any-return]
 
 
 def run_versions(run: dict[str, Any]) -> dict[str, int]:
