@@ -43,6 +43,8 @@ MAX_BODY_BYTES = 64 * 1024
 """Far above any request that validates (a 1,024-character user id and an 8,000-character
 text, even with every character escaped as \\uXXXX, are under 60 KB): a larger body is
 refused before anything reads it into memory."""
+DRAIN_BYTES = 16 * MAX_BODY_BYTES
+"""How much of a body over the limit is read and dropped before the 413 (see `read_body`)."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -236,7 +238,9 @@ def int_or_none(value: str | None) -> int | None:
 
 
 async def read_body(receive: Receive) -> bytes | None:
-    """The whole body (None: it passed `MAX_BODY_BYTES`, the rest is left unread)."""
+    """The whole body (None: it passed `MAX_BODY_BYTES`). A body over the limit is still read
+    and dropped up to `DRAIN_BYTES`, so a client that sends a chunked body a little too large
+    reads the 413 rather than a connection reset mid-send; past that the connection is cut."""
     chunks, size, more = [], 0, True
     while more:
         message = await receive()
@@ -244,11 +248,12 @@ async def read_body(receive: Receive) -> bytes | None:
             break
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return None
-        chunks.append(chunk)
         more = message.get("more_body", False)
-    return b"".join(chunks)
+        if size > DRAIN_BYTES:
+            return None
+        if size <= MAX_BODY_BYTES:
+            chunks.append(chunk)
+    return b"".join(chunks) if size <= MAX_BODY_BYTES else None
 
 
 def replay(body: bytes, receive: Receive) -> Receive:
