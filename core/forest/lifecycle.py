@@ -19,25 +19,49 @@ from typing import Protocol
 import numpy as np
 
 from arborwiki.core.config import LifecycleConfig
-from arborwiki.core.extract.changes import HYPOTHETICAL
+from arborwiki.core.extract.changes import HYPOTHETICAL, expand
 from arborwiki.core.extract.lexicon import ENDING, RELATIONS, REQUEST_BREAK, WEEKDAYS
 from arborwiki.core.extract.slot_vocabulary import ANY_DAY
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
 from arborwiki.core.slots import Slot, slot_of
-from arborwiki.core.words import FUNCTION_WORDS, can_be_noun, norm_term, past_tense_only, words
+from arborwiki.core.words import (
+    FUNCTION_WORDS,
+    STOP_WORDS,
+    can_be_noun,
+    norm_term,
+    past_tense_only,
+    words,
+)
 
 CORRECTS = "corrects"
 """The attribute of a correction claim; its value is "wrong -> right"."""
 CORRECTION_REACH = 40
 """How many of the latest claims a correction looks back through for the word it fixes."""
 _WEEKDAY = re.compile(r"\b(?:" + "|".join(sorted(WEEKDAYS)) + r")\b", re.I)
-_CLAUSE_BREAK = re.compile(r",\s*but\s|;\s|\s[—–-]\s|[.!]\s|" + REQUEST_BREAK)
+_CLAUSE_BREAK = re.compile(
+    r",\s*but\s|;\s|\s[—–-]\s|[.!]\s|" + REQUEST_BREAK + r"|,\s+(?=[^,.!?]*\?\s*$)"
+)
+"""Where a clause ends: a question after a comma ("With Luna no longer in the house, should I
+…?") is its own clause, as in core/extract/slot_vocabulary.py."""
 _SPEAKER_SUBJECT = re.compile(r"\b(?:i|we)\b", re.I)
 _SPEAKERS = re.compile(r"\b(?:i|we|me|my|our|us)\b", re.I)
 _OTHERS = re.compile(r"\bmy (?:" + "|".join(sorted(RELATIONS)) + r")\b", re.I)
 _NAME = re.compile(r"\b(?!I\b)[A-Z][\w'-]+(?:\s+(?!I\b)[A-Z][\w'-]+)*")
 """A run of capitalised words ("Honda Civic", "Portland Marathon"), not the pronoun "I"."""
+
+
+def names_in(text: str) -> set[str]:
+    """The runs of capitalised words in `text`, less a capitalised stop word that opens one
+    ("With Luna no longer in the house" names "Luna")."""
+    out = set()
+    for run in _NAME.findall(text):
+        parts = run.split()
+        while parts and parts[0].lower() in STOP_WORDS:
+            parts.pop(0)
+        if parts:
+            out.add(" ".join(parts))
+    return out
 
 
 def value_words(value: str) -> set[str]:
@@ -118,6 +142,40 @@ def apply_correction(claim: Claim, old: Claim) -> None:
     pattern = re.compile(rf"\b{re.escape(wrong.strip())}\b", re.IGNORECASE)
     claim.subject, claim.attribute = old.subject, old.attribute
     claim.value = pattern.sub(right.strip(), old.value, count=1)
+
+
+_MEETING = re.compile(
+    r"(?:at )?(?P<what>.+?) on (?P<day>" + "|".join(sorted(WEEKDAYS)) + r")s?", re.I
+)
+"""A standing meeting claim's value: "running group on Monday" (`has`: the extractor's form,
+core/extract/slot_vocabulary.py `_meeting`) or "at book club on Fridays" (`is`)."""
+_MEETING_ATTRIBUTES = frozenset({"has", "is"})
+
+
+def moved_meeting(claim: Claim, held: list[Claim]) -> list[Claim]:
+    """The held claims a standing meeting on another day replaces: "running group on
+    Saturday" after "running group on Monday" (a meeting said with two days makes no claim,
+    so one activity holds one day)."""
+    new = (
+        _MEETING.fullmatch(claim.value)
+        if norm_term(claim.attribute) in _MEETING_ATTRIBUTES
+        else None
+    )
+    if new is None or claim.negated:
+        return []
+    out = []
+    for old in held:
+        was = (
+            _MEETING.fullmatch(old.value)
+            if norm_term(old.attribute) in _MEETING_ATTRIBUTES
+            else None
+        )
+        if was is None or old.negated:
+            continue
+        same = norm_term(was["what"]) == norm_term(new["what"])
+        if same and was["day"].lower() != new["day"].lower():
+            out.append(old)
+    return out
 
 
 def _head(value: str) -> str:
@@ -401,6 +459,11 @@ def _place(
         for old in ended:
             _supersede(claim, old, "DEPRECATE", "deprecated", book)
         return
+    moved = moved_meeting(claim, book.active_of(subj)) if attr in _MEETING_ATTRIBUTES else []
+    for old in moved:
+        _supersede(claim, old, "REVISE", "revised", book)
+    if moved:
+        return
     pool = book.pool(subj, attr, node_id, elsewhere=attr in single)
     literal = book.last_with_value(pool, value)
     changed = claim.negated or claim.change_cue
@@ -433,7 +496,7 @@ def says_ended(claim: Claim) -> bool:
     """Whether `claim`'s sentence says something of the speaker's ended: an ending word
     ("… anymore", "packed in", "ended things", "wrote it off"), said by the speaker, not a
     question, a hypothetical or a relative's news."""
-    sentence = _sentence(claim)
+    sentence = expand(_sentence(claim))  # "we aren't an item now": ENDING reads "are not"
     cue = ENDING.search(sentence)
     if cue is None:
         return False
@@ -453,14 +516,14 @@ def held_and_ended(claim: Claim, held: list[Claim]) -> list[Claim]:
     climbing"). Phrasings no rule reads still end what they name, and only what the memory
     holds."""
     sentence = _sentence(claim)
-    said = set(_NAME.findall(sentence))
+    said = names_in(sentence)
     lowered = {w.lower() for w in re.findall(r"[\w&'-]+", sentence)}
     own = set(claim.source_message_ids)
     out = []
     for old in held:
         if old.negated or own & set(old.source_message_ids):
             continue
-        names = set(_NAME.findall(old.value))
+        names = names_in(old.value)
         content = value_words(old.value)
         if names and names <= said or not names and 0 < len(content) <= 2 and content <= lowered:
             out.append(old)

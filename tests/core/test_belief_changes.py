@@ -380,3 +380,43 @@ def test_an_ending_ends_the_whole_name_it_says_not_a_part_of_it(build) -> None:
     claims = build(chat("I live in Portland.", "I dropped the Portland Marathon, my knee hurts."))
     home = next(c for c in claims if c.attribute == "lives in")
     assert (home.value, home.status) == ("Portland", "active")
+
+
+@pytest.mark.parametrize(
+    ("old", "end", "value"),
+    [
+        # a capitalised word opening the sentence is not part of the name it runs into
+        ("I have a dog named Luna.",
+         "With Luna no longer in the house, should I donate the leftover dog food?",
+         "dog named Luna"),
+        # a contraction: the ending words are read spelled out ("are not an item")
+        ("My boyfriend Sam is lovely.", "Please don't mention Sam in the toast — we aren't an "
+         "item now.", "Sam"),
+    ],
+)  # fmt: skip
+def test_an_ending_before_a_question_or_in_a_contraction_ends_the_value(
+    build, old: str, end: str, value: str
+) -> None:
+    """A question after a comma is its own clause; "aren't" is "are not"."""
+    claims = build(chat(old, end))
+    ending = change(claims, "m1-1")
+    assert (ending.op, ending.negated) == ("DEPRECATE", True)
+    assert ended(claims, "m1-1").value == value
+
+
+def test_a_standing_meeting_on_another_day_revises_the_day(build) -> None:
+    """One activity, one weekly day: "running group happens on Saturday" after "I'm at
+    running group on Fridays" revises it; another activity's day stays."""
+    claims = build(
+        chat(
+            "I'm at running group on Fridays, so I'd rather not book the dentist then.",
+            "Every Thursday evening I've got book club, so don't book anything then.",
+            "Oh hang on, running group happens on Saturday; Monday is my gym night.",
+        )
+    )
+    moved = change(claims, "m2-1")
+    assert (moved.op, moved.value) == ("REVISE", "running group on Saturday")
+    old = next(c for c in claims if c.claim_id == moved.supersedes)
+    assert (old.value, old.status) == ("at running group on Fridays", "revised")
+    book = next(c for c in claims if "book club" in c.value)
+    assert book.status == "active"
