@@ -379,9 +379,10 @@ def _meeting(clause: str, tokens: list[str]) -> Said | None:
     return Said("has", f"{' '.join(low[start : at + 1])} on {current.text}", False, False, clause)
 
 
-_ELIDED_START = re.compile(
-    r"^(?:just |finally |recently |also |so )?(?:\w+ed|got|took|sold|bought|gave|left|made|met"
-    r"|drove|had|found|been|swapped|currently|now|still|these days)\b",
+SUBJECT_LEFT_OUT = re.compile(
+    r"^(?:just |finally |recently |also |so |officially |actually |honestly )?"
+    r"(?:\w+ed|got|took|sold|bought|gave|left|made|met|drove|had|found|been|swapped|currently"
+    r"|now|still|these days)\b",
     re.I,
 )
 """A sentence whose subject is left out ("Picked up a used Kia yesterday"): the speaker's."""
@@ -449,7 +450,7 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
             # "I meant Wednesday.": the weekday said last is the wrong one (the lifecycle
             # finds it: core/forest/lifecycle.py `corrected`)
             return [Said("corrects", f"{ANY_DAY} -> {days[0].text}", False, True, text)]
-    if not (words & _SELF or _ELIDED_START.match(text)):
+    if not (words & _SELF or SUBJECT_LEFT_OUT.match(text)):
         return []
     cue = ENDING.search(text)
     away = (

@@ -21,7 +21,7 @@ import numpy as np
 from arborwiki.core.config import LifecycleConfig
 from arborwiki.core.extract.changes import HYPOTHETICAL, expand
 from arborwiki.core.extract.lexicon import ENDING, RELATIONS, REQUEST_BREAK, WEEKDAYS
-from arborwiki.core.extract.slot_vocabulary import ANY_DAY
+from arborwiki.core.extract.slot_vocabulary import ANY_DAY, SUBJECT_LEFT_OUT
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
 from arborwiki.core.slots import Slot, slot_of
@@ -504,8 +504,8 @@ def says_ended(claim: Claim) -> bool:
     after = _CLAUSE_BREAK.split(sentence[cue.start() :])[0]  # "…, could you help me …?"
     if "?" in before + after or HYPOTHETICAL.search(before):
         return False
-    if not _SPEAKERS.search(sentence):
-        return False
+    if not (_SPEAKERS.search(sentence) or SUBJECT_LEFT_OUT.match(sentence.strip())):
+        return False  # "Called it quits on tennis": a subject left out is the speaker
     return not (_OTHERS.search(sentence) and not _SPEAKER_SUBJECT.search(sentence))
 
 

@@ -420,3 +420,45 @@ def test_a_standing_meeting_on_another_day_revises_the_day(build) -> None:
     assert (old.value, old.status) == ("at running group on Fridays", "revised")
     book = next(c for c in claims if "book club" in c.value)
     assert book.status == "active"
+
+
+@pytest.mark.parametrize(
+    ("old", "end", "value"),
+    [
+        (
+            "Big fan of playing tennis, I try to fit it in a few times a week.",
+            "Called it quits on tennis in September, too many late nights.",
+            "tennis",
+        ),
+        (
+            "My whole week revolves around when I can play chess.",
+            "Officially retired from chess last weekend after ten years.",
+            "chess",
+        ),
+        (
+            "I play guitar most weekends.",
+            "i've jacked in guitar, the fees were daylight robbery",
+            "guitar",
+        ),
+        (
+            "I play tennis twice a week.",
+            "I've knocked tennis on the head, it ate every evening.",
+            "tennis",
+        ),
+    ],
+)
+def test_an_ending_with_its_subject_left_out_or_in_an_idiom_ends_the_value(
+    build, old: str, end: str, value: str
+) -> None:
+    """A chat line's left-out subject is the speaker ("Called it quits on tennis"); "jacked
+    in" and "knocked … on the head" end what they name."""
+    claims = build(chat(old, end))
+    ending = change(claims, "m1-1")
+    assert (ending.op, ending.negated) == ("DEPRECATE", True)
+    assert value in ended(claims, "m1-1").value
+
+
+def test_a_left_out_subject_that_asks_ends_nothing(build) -> None:
+    """A question ("Called it quits on tennis yet?") is not the speaker's ending."""
+    claims = build(chat("I play tennis twice a week.", "Called it quits on tennis yet?"))
+    assert not [c for c in claims if "m1-1" in c.source_message_ids and c.supersedes]
