@@ -382,10 +382,11 @@ def _meeting(clause: str, tokens: list[str]) -> Said | None:
 SUBJECT_LEFT_OUT = re.compile(
     r"^(?:just |finally |recently |also |so |officially |actually |honestly )?"
     r"(?:\w+ed|got|took|sold|bought|gave|left|made|met|drove|had|found|been|swapped|currently"
-    r"|now|still|these days)\b",
+    r"|now|still|these days|not an?)\b",
     re.I,
 )
-"""A sentence whose subject is left out ("Picked up a used Kia yesterday"): the speaker's."""
+"""A sentence whose subject is left out ("Picked up a used Kia yesterday", "Not a meat eater
+any more"): the speaker's."""
 _MEANT = re.compile(r"\b(?:i meant|i mean|no wait|meant to say)\b", re.I)
 ANY_DAY = "a weekday"
 """A correction's wrong word when only the right weekday was said."""
@@ -611,8 +612,11 @@ def _cued(slot: str, clause: str, tokens: list[str], ended: bool) -> bool:
 
 
 _PARTICLES = frozenset(
-    "from on with the my our a an up in doing playing it quits of to at for away".split()
+    "from on with the my our a an up in doing playing it quits of to at for away do does did"
+    " have has had".split()
 )
+_NOT_A = re.compile(r"\bnot an? ((?:[a-z][\w-]* )?[a-z][\w-]*)\s*$", re.I)
+"""A role said ended before its cue: "Not a meat eater any more" names "meat eater"."""
 
 
 def _ended_thing(clause: str, cue: str) -> str:
@@ -629,9 +633,13 @@ def _ended_thing(clause: str, cue: str) -> str:
             break
         words.append(w)
     if not words:
-        named = re.search(r"((?:[A-Z][\w&'-]*\s+)+)$", clause[:at])  # "Salt House used to be …"
+        # "Salt House used to be …" (not the pronoun: "I no longer have a car")
+        named = re.search(r"((?:(?!I\s)[A-Z][\w&'-]*\s+)+)$", clause[:at])
         if named:
             return named.group(1).strip()
+        role = _NOT_A.search(clause[:at])
+        if role:
+            return role.group(1)
         before = re.findall(r"[A-Za-z][\w'-]*", clause[:at])
         if len(before) >= 2 and before[-1].lower() in {"is", "are", "was"}:
             head = before[-2]

@@ -462,3 +462,20 @@ def test_a_left_out_subject_that_asks_ends_nothing(build) -> None:
     """A question ("Called it quits on tennis yet?") is not the speaker's ending."""
     claims = build(chat("I play tennis twice a week.", "Called it quits on tennis yet?"))
     assert not [c for c in claims if "m1-1" in c.source_message_ids and c.supersedes]
+
+
+@pytest.mark.parametrize(
+    "end",
+    [
+        "Not a meat eater any more, so could you swap the chicken for something else?",
+        "This household no longer does meat at all (me included), so plan the week around it.",
+    ],
+)
+def test_an_ending_that_names_a_role_or_follows_an_auxiliary_ends_the_value(
+    build, end: str
+) -> None:
+    """ "not a meat eater any more" names "meat eater"; "no longer does meat" names "meat"."""
+    claims = build(chat("Honestly I'm a total carnivore, bacon with everything.", end))
+    ending = change(claims, "m1-1")
+    assert (ending.op, ending.negated) == ("DEPRECATE", True)
+    assert ended(claims, "m1-1").value == "meat"
