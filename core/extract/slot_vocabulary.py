@@ -40,7 +40,7 @@ CUES: dict[str, frozenset[str]] = {
     for slot, words in {
         "home": "live lives living lived home flat apartment house studio condo place address "
         "neighbours neighbors neighbourhood neighborhood moved move moving relocated relocating "
-        "rent renting rented lease keys bedroom here settled hometown",
+        "rent renting rented lease keys bedroom here settled hometown roots resident",
         "job": "job jobs work working worked employer employers employed role position payroll "
         "onboarding boss manager colleagues coworkers office shift shifts hired redundant "
         "company team career contract salary notice joined resigned promoted workplace sack "
@@ -263,7 +263,11 @@ def _slot_said(
 ) -> list[tuple[str, _Value, bool]]:
     """(attribute, value, is_old) of one slot read from the clause's names."""
     if slot == "home":
-        places = [v for v in names if not _is_car(v.text) and _place(tokens, v)]
+        places = [
+            _Value(v.text.removesuffix("-based"), v.start, v.end)
+            for v in names
+            if not _is_car(v.text) and _place(tokens, v)
+        ]
         if len(places) == 1 and _preceded(tokens, places[0], {"from"}):
             return []  # "I'm from Denver", "not far from McGee's": no home said
         return _said_pair("lives in", tokens, places, ended)
@@ -297,6 +301,8 @@ def _place(tokens: list[str], v: _Value) -> bool:
         return True
     if _preceded(tokens, v, _PLACE_AFTER_MOVE) and v.start > 1:
         return tokens[v.start - 2].lower() in _MOVES
+    if v.text.endswith("-based") or tokens[v.end : v.end + 1] in (["resident"], ["residents"]):
+        return True  # "i'm Phoenix-based", "I'm a Richmond resident these days"
     return " ".join(tokens[v.end : v.end + 5]).lower().startswith(("is where", "is home"))
 
 
@@ -400,7 +406,7 @@ _TRIGGERS = frozenset(
     broke split separated divorced parted ended called together behind done finished resigned
     laid let redundant fired touched make retired farewell stolen sacked sack bust conked ghost
     bridge hung part-exchanged plant-based veggie brain confused separate item ditch fizzled
-    plug kerb curb""".split()
+    plug kerb curb jacked chucked knocked swore sworn kicked jumped""".split()
 )
 _TRIGGERS |= frozenset().union(*CUES.values()) - frozenset("here place team move".split())
 _TRIGGERS |= _CAR_MAKES | {"came", "come", "half"}
@@ -412,7 +418,8 @@ cost a split."""
 
 def _may_read(sentence: str) -> bool:
     low = sentence.lower()
-    return not _TRIGGERS.isdisjoint(re.findall(r"[^\W\d_][\w'-]*", low)) or " as their " in low
+    found = re.findall(r"[^\W\d_][\w'-]*", low)
+    return not _TRIGGERS.isdisjoint(found) or " as their " in low or "-based" in low
 
 
 _APPOSITIVE = re.compile(r"\s+[—–]\s+((?:my|our) [\w' ]{1,24}?)\s+[—–]\s+", re.I)
@@ -600,12 +607,8 @@ def _cued(slot: str, clause: str, tokens: list[str], ended: bool) -> bool:
     if slot == "partner":
         return "other half" in low or "significant other" in low or ended and _and_i(tokens)
     if slot == "home":
-        return (
-            re.search(
-                r"\b(?:moved|move|moving|came|come|relocated) (?:\w+ )?to (?-i:[A-Z])", clause
-            )
-            is not None
-        )
+        move = r"\b(?:moved|move|moving|came|come|relocated) (?:\w+ )?to (?-i:[A-Z])"
+        return re.search(move + r"|\b(?-i:[A-Z])[\w-]*-based\b", clause) is not None
     if slot == "job":
         return re.search(r"\bas (?:a|an|their|the|its) [a-z]", low) is not None
     return False

@@ -479,3 +479,30 @@ def test_an_ending_that_names_a_role_or_follows_an_auxiliary_ends_the_value(
     ending = change(claims, "m1-1")
     assert (ending.op, ending.negated) == ("DEPRECATE", True)
     assert ended(claims, "m1-1").value == "meat"
+
+
+def test_a_place_said_as_based_or_resident_is_a_home_and_roots_do_not_end_it(build) -> None:
+    """ "i'm Phoenix-based" and "a Richmond resident" say where one lives; "put down roots"
+    starts a home, it does not end one (as "put the dog down" would)."""
+    claims = build(
+        chat(
+            "fyi i'm Phoenix-based, so anything outdoorsy has to cope with the climate here",
+            "Heads-up that I'm a Richmond resident these days, tailor the suggestions to that.",
+        )
+    )
+    moved = change(claims, "m1-1")
+    assert (moved.op, moved.attribute, moved.value) == ("REVISE", "lives in", "Richmond")
+    assert ended(claims, "m1-1").value == "Phoenix"
+    roots = build(chat("Having put down roots in Madison years ago, I know the area well."))
+    assert not [c for c in roots if c.negated]
+
+
+def test_jumping_ship_ends_the_employer_it_names(build) -> None:
+    claims = build(
+        chat(
+            "I'm the paralegal on a small team at Brandt & Moss, so my weeks are predictable.",
+            "After four years at Brandt & Moss I jumped ship to Mercy General.",
+        )
+    )
+    old = next(c for c in claims if c.source_message_ids == ["m0-1"] and "Brandt" in c.value)
+    assert old.status != "active"
