@@ -118,7 +118,7 @@ ENDING = re.compile(
     r"\b(?:anymore|any more|any longer|no longer|no more|gave (?:\w+ )?up|given (?:\w+ )?up"
     r"|quit|quitting|stopped(?! by| in| for)|dropped(?! off| by| in)|ditch(?:ed|ing)?|packed in"
     r"|jacked in|chucked in|knocked (?:\w+ )?on the head|sw(?:ore|orn) off|kicked the habit"
-    r"|jumped ship"
+    r"|jumped ship|axed"
     r"|walked away|stepped away|stepped down|cut out|got rid of|sold|swapped|traded in"
     r"|wrote (?:it|her|him) off|written off|scrapped|totaled|totalled|gave (?:\w+ )?away"
     r"|rehomed|re-homed|died|passed away|put (?:\w+ )?down(?! roots)|put to sleep|said goodbye"

@@ -208,9 +208,12 @@ def _owner_is_speaker(tokens: list[str], at: int, slot: str = "") -> bool:
     third = _THIRD - _PARTNERS if slot == "partner" else _THIRD  # "my partner, Sam"
     if slot == "home":  # "my new neighbours in Austin" live where the speaker does
         third = third - {"neighbour", "neighbor"}
-    for t in reversed(low[:at]):
-        if t in _SELF:
-            return True
+    if slot == "job":  # "my manager at Copperline Coffee" works where the speaker does
+        third = third - {"boss", "coworker", "colleague", "colleagues"}
+    for i in range(at - 1, -1, -1):
+        t = low[i]
+        if t in _SELF or i == 2 and low[:2] in (["as", "a"], ["as", "an"]):
+            return True  # opening "As a teacher for Lincoln Elementary, …": the speaker's
         if t in third or t.removesuffix("s") in third:  # "my neighbours"
             return False
     for t in low[at:]:
@@ -320,6 +323,9 @@ def _employer(tokens: list[str], v: _Value) -> bool:
     if _preceded(tokens, v, {"with"}):  # "worked with Python" is a tool, "a job with X" a job
         return bool(window & _JOB_NOUNS)
     if _preceded(tokens, v, {"for"}):  # "work for X", not "a program for LGBTQ youth"
+        role = " ".join(tokens[max(0, v.start - 6) : v.start - 1]).lower()
+        if re.search(r"\bas (?:a|an|the|their) ", role):
+            return True  # "As a teacher for Lincoln Elementary, …"
         return v.start > 1 and tokens[v.start - 2].lower() in {"work", "works", "working", "worked"}
     return bool(window & CUES["job"])
 
@@ -406,7 +412,7 @@ _TRIGGERS = frozenset(
     broke split separated divorced parted ended called together behind done finished resigned
     laid let redundant fired touched make retired farewell stolen sacked sack bust conked ghost
     bridge hung part-exchanged plant-based veggie brain confused separate item ditch fizzled
-    plug kerb curb jacked chucked knocked swore sworn kicked jumped""".split()
+    plug kerb curb jacked chucked knocked swore sworn kicked jumped axed""".split()
 )
 _TRIGGERS |= frozenset().union(*CUES.values()) - frozenset("here place team move".split())
 _TRIGGERS |= _CAR_MAKES | {"came", "come", "half"}
@@ -419,7 +425,14 @@ cost a split."""
 def _may_read(sentence: str) -> bool:
     low = sentence.lower()
     found = re.findall(r"[^\W\d_][\w'-]*", low)
-    return not _TRIGGERS.isdisjoint(found) or " as their " in low or "-based" in low
+    if not _TRIGGERS.isdisjoint(found) or "-based" in low:
+        return True
+    return " as their " in low or _ROLE_AT.search(low) is not None
+
+
+_ROLE_AT = re.compile(r"\b(?:as|i'm|i am) (?:a|an|the|their) [a-z -]{1,40}?\b(?:at|for|with) ")
+"""A role held somewhere ("as a teacher for X", "I'm the paralegal on a small team at X"):
+the sentence may say where the speaker works."""
 
 
 _APPOSITIVE = re.compile(r"\s+[—–]\s+((?:my|our) [\w' ]{1,24}?)\s+[—–]\s+", re.I)
@@ -470,8 +483,12 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
     beside = _beside(tokens)
     out: list[Said] = []
     for clause in _SPLIT.split(text):
-        if "?" in clause or HYPOTHETICAL.search(clause):
+        if "?" in clause:
             continue
+        if (maybe := HYPOTHETICAL.search(clause)) is not None:
+            # what follows a hypothetical is not so ("I might move to Denver"); what comes
+            # before it still is ("My manager at Copperline Coffee wants a summary")
+            clause = clause[: maybe.start()]
         out += _clause_beliefs(clause, words, away, beside)
     held = [s for s in out if not s.negated]
     if (

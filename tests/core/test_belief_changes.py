@@ -417,7 +417,7 @@ def test_a_standing_meeting_on_another_day_revises_the_day(build) -> None:
     moved = change(claims, "m2-1")
     assert (moved.op, moved.value) == ("REVISE", "running group on Saturday")
     old = next(c for c in claims if c.claim_id == moved.supersedes)
-    assert (old.value, old.status) == ("at running group on Fridays", "revised")
+    assert (old.value, old.status) == ("running group on Friday", "revised")
     book = next(c for c in claims if "book club" in c.value)
     assert book.status == "active"
 
@@ -506,3 +506,31 @@ def test_jumping_ship_ends_the_employer_it_names(build) -> None:
     )
     old = next(c for c in claims if c.source_message_ids == ["m0-1"] and "Brandt" in c.value)
     assert old.status != "active"
+
+
+def test_a_role_for_an_employer_and_a_manager_there_say_where_one_works(build) -> None:
+    """ "As a teacher for X, I'm …" says a job at X; "My manager at Y wants …" says one at Y
+    (a hypothetical word reads nothing after it, not what was said before it)."""
+    claims = build(
+        chat(
+            "As a teacher for Lincoln Elementary, I'm usually wiped out by Thursday.",
+            "My manager at Copperline Coffee wants a progress summary by Friday.",
+        )
+    )
+    new = change(claims, "m1-1")
+    assert (new.op, new.attribute, new.value) == ("REVISE", "works at", "Copperline Coffee")
+    assert ended(claims, "m1-1").value == "Lincoln Elementary"
+    assert not [c for c in build(chat("I might move to Denver.")) if c.attribute == "lives in"]
+
+
+def test_an_employer_that_axed_the_department_ends_the_job(build) -> None:
+    claims = build(
+        chat(
+            "I'm the financial controller on a small team at Bluefin Logistics, so my weeks "
+            "are fairly predictable.",
+            "Well, that's that: Bluefin Logistics axed my whole department this morning.",
+        )
+    )
+    ending = change(claims, "m1-1")
+    assert (ending.op, ending.negated) == ("DEPRECATE", True)
+    assert ended(claims, "m1-1").value == "Bluefin Logistics"
