@@ -393,7 +393,7 @@ def _meeting(clause: str, tokens: list[str]) -> Said | None:
 
 SUBJECT_LEFT_OUT = re.compile(
     r"^(?:just |finally |recently |also |so |officially |actually |honestly )?"
-    r"(?:\w+ed|got|took|sold|bought|gave|left|made|met|drove|had|found|been|swapped|currently"
+    r"(?:\w+ed|got|took|sold|bought|gave|left|made|met|drove|had|found|been|swapped|wrote|currently"
     r"|now|still|these days|not an?)\b",
     re.I,
 )
@@ -412,7 +412,7 @@ _TRIGGERS = frozenset(
     broke split separated divorced parted ended called together behind done finished resigned
     laid let redundant fired touched make retired farewell stolen sacked sack bust conked ghost
     bridge hung part-exchanged plant-based veggie brain confused separate item ditch fizzled
-    plug kerb curb jacked chucked knocked swore sworn kicked jumped axed""".split()
+    plug kerb curb jacked chucked knocked swore sworn kicked jumped axed slipped""".split()
 )
 _TRIGGERS |= frozenset().union(*CUES.values()) - frozenset("here place team move".split())
 _TRIGGERS |= _CAR_MAKES | {"came", "come", "half"}
@@ -640,10 +640,18 @@ _NOT_A = re.compile(r"\bnot an? ((?:[a-z][\w-]* )?[a-z][\w-]*)\s*$", re.I)
 
 
 def _ended_thing(clause: str, cue: str) -> str:
-    """What an ending names beside its cue: the words after it ("packed in rock climbing",
-    "walked away from chess"), else the subject before "is no longer" ("tennis is no longer
+    """What an ending names beside its cue: the name it follows ("Luna slipped away"), else
+    the words after it ("packed in rock climbing", "walked away from chess"), else a role
+    ("not a meat eater any more") or the subject before "is no longer" ("tennis is no longer
     a thing for me"); "" when it names nothing ("I tried my best but didn't make it")."""
     at = clause.find(cue)
+    # "Copperline Coffee made my role redundant", "Luna slipped away": the name it follows
+    subject = re.search(r"((?:(?!I\s)[A-Z][\w&'-]*\s+)+)$", clause[:at])
+    named = subject.group(1).split() if subject else []
+    while named and named[0].lower() in STOP_WORDS:  # "Since Copperline Coffee no longer …"
+        named.pop(0)
+    if named:
+        return " ".join(named)
     after = [w for w in re.findall(r"[A-Za-z][\w'-]*", clause[at + len(cue) :])]
     words: list[str] = []
     for w in after:
@@ -653,10 +661,6 @@ def _ended_thing(clause: str, cue: str) -> str:
             break
         words.append(w)
     if not words:
-        # "Salt House used to be …" (not the pronoun: "I no longer have a car")
-        named = re.search(r"((?:(?!I\s)[A-Z][\w&'-]*\s+)+)$", clause[:at])
-        if named:
-            return named.group(1).strip()
         role = _NOT_A.search(clause[:at])
         if role:
             return role.group(1)

@@ -46,6 +46,9 @@ _CLAUSE_BREAK = re.compile(
 …?") is its own clause, as in core/extract/slot_vocabulary.py."""
 _SPEAKER_SUBJECT = re.compile(r"\b(?:i|we)\b", re.I)
 _SPEAKERS = re.compile(r"\b(?:i|we|me|my|our|us)\b", re.I)
+_THIRD_PERSON = re.compile(
+    r"\b(?:he|she|they|his|her|their|him|them|" + "|".join(sorted(RELATIONS)) + r")\b", re.I
+)
 _OTHERS = re.compile(r"\bmy (?:" + "|".join(sorted(RELATIONS)) + r")\b", re.I)
 _NAME = re.compile(r"\b(?!I\b)[A-Z][\w'-]+(?:\s+(?!I\b)[A-Z][\w'-]+)*")
 """A run of capitalised words ("Honda Civic", "Portland Marathon"), not the pronoun "I"."""
@@ -504,9 +507,23 @@ def says_ended(claim: Claim) -> bool:
     after = _CLAUSE_BREAK.split(sentence[cue.start() :])[0]  # "…, could you help me …?"
     if "?" in before + after or HYPOTHETICAL.search(before):
         return False
-    if not (_SPEAKERS.search(sentence) or SUBJECT_LEFT_OUT.match(sentence.strip())):
-        return False  # "Called it quits on tennis": a subject left out is the speaker
+    if not _speakers(sentence):
+        # "Luna slipped away": no person in it, a name ending: it tells of that name
+        return _THIRD_PERSON.search(sentence) is None and bool(_named_subject(sentence, cue))
     return not (_OTHERS.search(sentence) and not _SPEAKER_SUBJECT.search(sentence))
+
+
+def _speakers(sentence: str) -> bool:
+    """A first person in the sentence, or its subject left out ("Called it quits on
+    tennis"): the speaker's own."""
+    return bool(_SPEAKERS.search(sentence) or SUBJECT_LEFT_OUT.match(sentence.strip()))
+
+
+def _named_subject(sentence: str, cue: re.Match[str]) -> set[str]:
+    """The name that opens the ending's clause, just before its cue ("Luna slipped away")."""
+    before = _CLAUSE_BREAK.split(sentence[: cue.start()])[-1]
+    run = _NAME.fullmatch(before.strip())
+    return names_in(run.group(0)) if run else set()
 
 
 def held_and_ended(claim: Claim, held: list[Claim]) -> list[Claim]:
@@ -518,6 +535,9 @@ def held_and_ended(claim: Claim, held: list[Claim]) -> list[Claim]:
     sentence = _sentence(claim)
     said = names_in(sentence)
     lowered = {w.lower() for w in re.findall(r"[\w&'-]+", sentence)}
+    if not _speakers(sentence):  # "Luna slipped away": only the name it tells of
+        cue = ENDING.search(expand(sentence))
+        said, lowered = (_named_subject(expand(sentence), cue) if cue else set()), set()
     own = set(claim.source_message_ids)
     out = []
     for old in held:

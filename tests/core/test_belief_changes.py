@@ -534,3 +534,32 @@ def test_an_employer_that_axed_the_department_ends_the_job(build) -> None:
     ending = change(claims, "m1-1")
     assert (ending.op, ending.negated) == ("DEPRECATE", True)
     assert ended(claims, "m1-1").value == "Bluefin Logistics"
+
+
+@pytest.mark.parametrize(
+    ("old", "end", "value"),
+    [
+        (
+            "I'm on the books at Pixelwick Studio as their graphic designer.",
+            "Pixelwick Studio made my role redundant on Wednesday. Would you help with my CV?",
+            "Pixelwick Studio",
+        ),
+        (
+            "I'm the proud owner of Luna, a rescue dog with a vendetta against the postman.",
+            "Luna slipped away in the night on Thursday, peacefully at least.",
+            "Luna",
+        ),
+        (
+            "I drive a Ford Ranger.",
+            "Wrote off the Ford Ranger on the motorway on Saturday.",
+            "Ford Ranger",
+        ),
+    ],
+)
+def test_an_ending_names_the_name_it_follows(build, old: str, end: str, value: str) -> None:
+    """ "X made my role redundant", "Luna slipped away", "wrote off the X": the name beside
+    the ending is what ended."""
+    claims = build(chat(old, end))
+    ending = change(claims, "m1-1")
+    assert (ending.op, ending.negated) == ("DEPRECATE", True)
+    assert value in ended(claims, "m1-1").value
