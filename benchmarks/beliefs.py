@@ -12,7 +12,9 @@ score), the `sealed` pool (seed 23, written by a further helper that had read ne
 rules, their tests nor any score, and kept unscored until the rules of session 2026-12-06
 were done), the `sealed2` pool (seed 29, written by yet another helper that had read neither
 the rules, their tests nor any score, and kept unscored until the end of session 2026-12-06),
-and LoCoMo dev's hand-labelled changes. Each is built with the default config and
+the `sealed3` pool (seed 31, written by a further helper that had read neither the rules, their
+tests nor any score, and kept unscored until scored once on the evening of 2026-12-06), and
+LoCoMo dev's hand-labelled changes. Each is built with the default config and
 scored by `arborwiki evaluate beliefs`; the tables land in benchmarks/results/beliefs.md
 (what follows its `<!-- history -->` line is kept: the notes of earlier runs).
 """
@@ -41,6 +43,7 @@ SETS = (
     ("blind", 19),
     ("sealed", 23),
     ("sealed2", 29),
+    ("sealed3", 31),
 )
 
 

@@ -1822,6 +1822,472 @@ pools use (no four-word run shared with them, FILLER or REPLIES); kept unscored 
 of session 2026-12-06 (`phrasing="sealed2"`)."""
 
 
+SEALED3_INITIAL: dict[str, list[str]] = {
+    "home": [
+        "Quick bit of background: my place is in {o}, so anything you suggest needs to be "
+        "reachable from there.",
+        "been renting the same apartment in {o} since 2017 lol, now the landlord wants more. "
+        "how do i argue it down",
+        "What's a decent hike within an hour of {o}? That's where I live, and I'm bored of the "
+        "usual trails.",
+        "Us {o} folk get about three sunny days a year, so indoor ideas please.",
+    ],
+    "job": [
+        "I do the {r} job at {e} — nine to five, mostly stuck at a desk.",
+        "Writing my self-assessment for {e} tonight; I've been their {r} going on four years. "
+        "Where do I even start?",
+        "im a {r}, work for {e}. any tricks for staying awake in 3pm meetings",
+        "My employer is {e} and my title there is {r}, if that helps with the LinkedIn summary.",
+    ],
+    "car": [
+        "Whats the best way to get dog hair off the back seats of my {o}?",
+        "I've driven the same {o} since 2018 and it's never once let me down.",
+        "The family runaround's a {o}, and the boot barely fits the pushchair. Any packing hacks?",
+    ],
+    "diet": [
+        "Veggie for life over here — no meat, no fish, but I'll happily eat eggs.",
+        "I'm vegetarian but my flatmates aren't, so dinners that work both ways would be great.",
+        "been a vegetarian since i was 14, what's a filling lunch that isn't just cheese "
+        "sandwiches",
+    ],
+    "meat": [
+        "Honestly, a meal without meat feels incomplete to me — pulled pork, meatballs, bring "
+        "it on.",
+        "I'm a proper meat lover, so don't bother with the tofu versions.",
+        "we eat meat pretty much every night at my house, whats a good cut for slow cooking",
+    ],
+    "partner": [
+        "It's three years with {o} next month and I'm hopeless at gifts — help?",
+        "my partner {o} wants to learn to cook, any beginner recipes we could try together?",
+        "I've been seeing {o} for about eighteen months and we're wondering where to go this "
+        "summer.",
+    ],
+    "pet": [
+        "Any way to stop my {k}, {o}, begging at the table?",
+        "{o} is my {k} — seven years old, very greedy, a total sweetheart.",
+        "there's a {k} at home, {o}, who demands breakfast at 6am sharp. any way to shift that",
+    ],
+    "hobby": [
+        "I {v} {o} on Tuesday and Thursday evenings; it's my one real hobby.",
+        "Been {vg} {o} for years now — it's the thing I'd never skip.",
+        "any tips for getting better at {o}? i {v} it most weekends but i've plateaued",
+    ],
+    "meeting": [
+        "FYI {o} evenings are {m} for me.",
+        "It's {m} every {o} at seven, so I'll be offline then.",
+        "cant do {o}, got {m}",
+        "I'm off to {m} on {o} as usual, so could the reminder be for the morning instead?",
+    ],
+}
+
+SEALED3_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        (
+            "revise",
+            "event",
+            "We've moved out of {o} — officially living in {n} as of Tuesday. Which jobs should I "
+            "tackle first after a big move?",
+        ),
+        (
+            "revise",
+            "event",
+            "finally got the move done, bye {o}, hello {n}! sorry if i've been quiet. how do "
+            "people find a dentist round here",
+        ),
+        (
+            "revise",
+            "now",
+            "I'm a {n} local now, so anything back in {o} is too far to bother with.",
+        ),
+        (
+            "revise",
+            "negation",
+            "Scratch {o} from your notes, I don't live there any more. It's {n} for me now.",
+        ),
+        (
+            "revise",
+            "used_to",
+            "I used to call {o} home, but we packed up for {n} in the autumn.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "Since our move to {n} I've put on half a stone — the bakeries here are lethal.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "The commute from the new flat in {n} is brutal; any audiobook recs for the train?",
+        ),
+        (
+            "revise",
+            "no_longer",
+            "I'm no longer a {o} resident, we bought a semi in {n} over the summer.",
+        ),
+    ],
+    "job": [
+        (
+            "revise",
+            "event",
+            "accepted the offer from {e} today!!! {r}, starting on the 1st. what should i read "
+            "up on before then",
+        ),
+        (
+            "revise",
+            "event",
+            "First week as {e}'s new {r} done and dusted. Exhausted but happy.",
+        ),
+        (
+            "revise",
+            "now",
+            "I'm with {e} nowadays, their {r} — could you tweak my email signature to match?",
+        ),
+        (
+            "revise",
+            "switched",
+            "Left {oe} and went over to {e} in the spring; I'm a {r} there now.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "My new boss at {e} books meetings at 8am. As the newest {r} on the team, how do I "
+            "push back politely?",
+        ),
+        (
+            "revise",
+            "used_to",
+            "I used to clock in at {oe}; these days I'm {e}'s {r}.",
+        ),
+        (
+            "end",
+            "event",
+            "Handed back my badge at {oe} this afternoon — they didn't renew my contract.",
+        ),
+        (
+            "end",
+            "event",
+            "they cut 200 jobs at {oe} today and mine was one of them. what benefits can i claim",
+        ),
+        (
+            "end",
+            "negation",
+            "Heads up, I'm not employed by {oe} now, so skip anything about their staff discount.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "I'm no longer working for {oe}; freelancing for the time being.",
+        ),
+        (
+            "end",
+            "used_to",
+            "Mornings used to mean a packed train to {oe}. Not any more — I retired in June!",
+        ),
+    ],
+    "car": [
+        (
+            "revise",
+            "event",
+            "Just bought a {n}! Sold the {o} privately for more than I expected.",
+        ),
+        (
+            "revise",
+            "switched",
+            "Ditched the {o} and got a {n} — the finance was up and I fancied a change.",
+        ),
+        (
+            "revise",
+            "now",
+            "Currently it's a {n} I'm driving, not the {o}. Does that change the insurance advice?",
+        ),
+        (
+            "revise",
+            "used_to",
+            "I used to have a {o}, but I've had a {n} since July and it's so much nicer to drive.",
+        ),
+        (
+            "end",
+            "event",
+            "Some idiot reversed into my {o} in the supermarket car park and it's been written "
+            "off. Bus it is for now.",
+        ),
+        (
+            "end",
+            "negation",
+            "I don't have a car at all now — the {o} went to the scrapyard last month.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "i no longer own the {o}, sold it to a guy from work. walking everywhere lol",
+        ),
+    ],
+    "diet": [
+        (
+            "revise",
+            "event",
+            "Officially went vegan two weeks ago! Shopping list with zero animal products, please?",
+        ),
+        (
+            "revise",
+            "event",
+            "My doctor suggested cutting out dairy, so I've gone the whole hog — vegan since "
+            "Monday.",
+        ),
+        (
+            "revise",
+            "now",
+            "vegan now btw so no eggs in the brownies pls",
+        ),
+        (
+            "revise",
+            "used_to",
+            "I used to allow myself cheese and eggs, but I'm properly vegan these days.",
+        ),
+        (
+            "revise",
+            "switched",
+            "Changed over from veggie to vegan in July, so honey's out too.",
+        ),
+    ],
+    "meat": [
+        (
+            "end",
+            "gave_up",
+            "Gave up meat for good at New Year — what do I make for a roast dinner now?",
+        ),
+        (
+            "end",
+            "gave_up",
+            "I've dropped meat completely, it was wrecking my stomach. Ideas for high-protein "
+            "breakfasts?",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Just flagging that meat is no longer on my menu — plant-based mains only from here "
+            "on.",
+        ),
+        (
+            "end",
+            "negation",
+            "meat's not something i eat anymore, so can you redo the meal plan without it",
+        ),
+        (
+            "end",
+            "negation",
+            "Not having any meat these days, on my GP's advice.",
+        ),
+        (
+            "end",
+            "used_to",
+            "I used to man the barbecue at every party, but no meat has passed my lips since "
+            "Easter.",
+        ),
+    ],
+    "partner": [
+        (
+            "end",
+            "event",
+            "{o} ended it with me on Saturday. Didn't see it coming. How does anyone get over "
+            "this?",
+        ),
+        (
+            "end",
+            "event",
+            "we broke things off last week, me and {o}. mutual, but still sad",
+        ),
+        (
+            "end",
+            "negation",
+            "Me and {o} are not a thing now, so plan the weekend for one.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "I'm single again, no longer seeing {o}.",
+        ),
+        (
+            "revise",
+            "event",
+            "Once things ended with {o} I swore off dating, then {n} turned up at a pub quiz and "
+            "now we're properly together.",
+        ),
+        (
+            "revise",
+            "now",
+            "I'm with {n} now — {o}'s ancient history. Date night ideas?",
+        ),
+        (
+            "end",
+            "used_to",
+            "I used to text {o} first thing every morning, but we've been broken up since March.",
+        ),
+    ],
+    "pet": [
+        (
+            "end",
+            "event",
+            "We lost {o} this morning. The vet said it was the kindest thing. What do I tell the "
+            "kids?",
+        ),
+        (
+            "end",
+            "event",
+            "Bad news about {o} — the poor thing was hit on the main road last night and didn't "
+            "pull through.",
+        ),
+        (
+            "end",
+            "event",
+            "had to find {o} a new home, my landlord gave me an ultimatum. gutted",
+        ),
+        (
+            "end",
+            "event",
+            "Buried {o} under the apple tree yesterday. Fifteen years of that silly {k}.",
+        ),
+        (
+            "end",
+            "negation",
+            "There's no {o} at home now; the {k} stays with my grandparents these days.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Now {o}'s gone I no longer need the pet insurance — can I cancel it mid-year?",
+        ),
+    ],
+    "hobby": [
+        (
+            "end",
+            "gave_up",
+            "Finally admitted to myself that {o} isn't for me and quit.",
+        ),
+        (
+            "end",
+            "gave_up",
+            "gave up on {o} in the end, couldnt justify the cost. whats a free hobby",
+        ),
+        (
+            "end",
+            "gave_up",
+            "I've quit {o}. Too tiring, too pricey, too many niggles.",
+        ),
+        (
+            "end",
+            "negation",
+            "Not {vg} {o} these days, my shoulder's shot.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "With the new shifts I no longer bother with {o}; cancelled the membership yesterday.",
+        ),
+        (
+            "end",
+            "used_to",
+            "Sundays used to be for {o}; haven't bothered since last winter though.",
+        ),
+        (
+            "end",
+            "event",
+            "Had one final go at {o} on Saturday and then hung it up for good.",
+        ),
+    ],
+    "meeting": [
+        (
+            "revise",
+            "correction",
+            "ugh ignore me, {m} isn't {o}, it's {n}",
+        ),
+        (
+            "revise",
+            "correction",
+            "Sorry, wrong day! My {m}'s a {n} thing, never {o}.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Small correction to my last message: {n}, not {o}, for {m}.",
+        ),
+        (
+            "revise",
+            "correction",
+            "I typed {o} but meant {n}; it's always {n}s for {m}.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Wait, it's not {o} at all. {n}! Could you fix the reminder for {m}?",
+        ),
+        (
+            "revise",
+            "correction",
+            "Actually, make that {n} — I always get {o} and {n} muddled. It's definitely {n} "
+            "for {m}.",
+        ),
+    ],
+}
+
+SEALED3_DISTRACTORS: list[tuple[str, str]] = [
+    (
+        "other_person",
+        "My best friend just packed up and moved to {c} — how do we keep in touch properly?",
+    ),
+    ("other_person", "my flatmate got let go from {x} today, what do i say to her"),
+    ("other_person", "My uncle's traded his old banger in for a {car}, he's thrilled."),
+    ("other_person", "Our neighbours' dog died on Sunday, and their kids are devastated."),
+    (
+        "other_person",
+        "A colleague of mine has just gone vegetarian and keeps asking me what to cook.",
+    ),
+    ("question", "How's {c} for families? Schools, parks, that kind of thing."),
+    ("question", "Do people actually like working at {x}? The reviews online are mixed."),
+    ("question", "Is a {car} expensive to insure for a new driver?"),
+    (
+        "hypothetical",
+        "If I ever upped and left, {c} would be top of my list. Never going to happen though.",
+    ),
+    ("hypothetical", "Suppose I went vegan — would I struggle to get enough protein?"),
+    ("trip", "Heading off to {c} tomorrow for a long weekend, any packing tips?"),
+    ("trip", "Got back from {c} last night — great conference, terrible hotel."),
+    (
+        "plan",
+        "Planning on viewing a couple of flats in {c} next month, just to see what's out there.",
+    ),
+    ("past", "Fun fact: I spent my gap year working in a hostel in {c}."),
+    ("past", "Years back I did an internship at {x}; the coffee was awful."),
+]
+
+SEALED3_CONTROLS: dict[str, list[str]] = {
+    "home": [
+        "Another scorcher in {o} today — tips for keeping the flat cool without AC?",
+        "Ten years in {o} and I'd still not live anywhere else. What's a nice way to celebrate?",
+        "still in {o}, still moaning about the parking lol",
+    ],
+    "job": [
+        "Busy one at {e} today — being the {r} means every fire lands on my desk.",
+        "still the {r} at {e}, not going anywhere. how should i ask for a raise?",
+        "Three years as {e}'s {r} this week, and I'm still happy there.",
+    ],
+    "hobby": [
+        "Had a great session — I {v} {o} tonight and still love it as much as on day one.",
+        "Still {vg} {o} every week, haven't missed one since January.",
+        "Heading out to {v} {o} tonight as usual; any tips for warming up properly first?",
+    ],
+    "car": [
+        "The brake pads on my {o} are squealing — DIY job or garage job?",
+        "Still driving the {o}, it's done 120k and counting.",
+        "The {o}'s booked for its service on Friday, same old reliable car.",
+    ],
+}
+"""The `sealed3` pool: written by a helper that read neither the rules, their tests, nor any
+score (only this module and benchmarks/beliefs.py), in wordings none of the other pools use
+(no four-word run shared with them, FILLER or REPLIES); kept unscored until scored once on
+2026-12-06 evening (`phrasing="sealed3"`)."""
+
+
 class _User:
     """One user's timeline: sessions of alternating user / assistant turns."""
 
@@ -1903,9 +2369,10 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
     """`users` users, each with 2–3 labelled changes, one control, two distractors.
     `phrasing`: "dev" (the phrasings the rules were written against), "held_out" or
     "fresh" or "apart" or "blind" (each scored once before the rules saw it), "sealed"
-    (kept unscored until the rules of session 2026-12-06 were done), or "sealed2" (written by
+    (kept unscored until the rules of session 2026-12-06 were done), "sealed2" (written by
     a helper that read neither the rules, their tests nor any score; kept unscored until the
-    end of session 2026-12-06)."""
+    end of session 2026-12-06), or "sealed3" (written by a helper that read neither the rules,
+    their tests nor any score; kept unscored until scored once on 2026-12-06 evening)."""
     pools = {
         "dev": (CHANGES, DISTRACTORS, INITIAL, CONTROLS),
         "held_out": (HELD_OUT_CHANGES, HELD_OUT_DISTRACTORS, INITIAL, CONTROLS),
@@ -1914,6 +2381,7 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
         "blind": (BLIND_CHANGES, BLIND_DISTRACTORS, BLIND_INITIAL, BLIND_CONTROLS),
         "sealed": (SEALED_CHANGES, SEALED_DISTRACTORS, SEALED_INITIAL, SEALED_CONTROLS),
         "sealed2": (SEALED2_CHANGES, SEALED2_DISTRACTORS, SEALED2_INITIAL, SEALED2_CONTROLS),
+        "sealed3": (SEALED3_CHANGES, SEALED3_DISTRACTORS, SEALED3_INITIAL, SEALED3_CONTROLS),
     }
     if phrasing not in pools:
         raise ValueError(f"phrasing must be one of {sorted(pools)}, got {phrasing!r}")
