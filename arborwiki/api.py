@@ -94,10 +94,12 @@ class MemoryStore:
         asked = ForgetRequest(user_id=user_id, message_ids=list(message_ids))
         return self._call(ForgetResult, "forget", user_id, asked.message_ids)
 
-    def localize(self, user_id: str, turn: str) -> LocalizeResult:
-        """Which stored state the agent's current turn continues, and its branch context."""
-        LocalizeRequest(user_id=user_id, turn_text=turn)
-        return self._call(LocalizeResult, "localize", user_id, turn)
+    def localize(self, user_id: str, turn: str, session_id: str | None = None) -> LocalizeResult:
+        """Which stored state the agent's current turn continues, and its branch context.
+        Give `session_id` (the session its turns are written under) so a turn of the
+        dialogue in progress stays on that dialogue's task unless it turns to another."""
+        LocalizeRequest(user_id=user_id, turn_text=turn, session_id=session_id)
+        return self._call(LocalizeResult, "localize", user_id, turn, session_id)
 
     def history(self, user_id: str, about: str) -> HistoryResult:
         """How the user's beliefs about something changed, with the messages that did it."""

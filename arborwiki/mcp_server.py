@@ -247,12 +247,20 @@ def memory_server(
             str, Field(min_length=1, max_length=MAX_TEXT, description="the live turn's text")
         ],
         user_id: UserArg = None,
+        session_id: Annotated[
+            str | None,
+            Field(
+                min_length=1,
+                max_length=MAX_USER_ID,
+                description="the session this dialogue's turns are added under",
+            ),
+        ] = None,
         max_chars: MaxChars = TOOL_TEXT_CHARS,
     ) -> Annotated[CallToolResult, LocalizeResult]:
         """Which stored task or topic the agent's current turn continues (CONTINUE, with the
         branch's states root → node and their message ids) or that none does (NEW)."""
         who = scope.resolve(user_id)
-        found = call(lambda: store.localize(who, turn))
+        found = call(lambda: store.localize(who, turn, session_id))
         if not found.stored_extractors:  # no stored snapshot at all: is the user held?
             held(who)
         return answer(found, found.text(max_chars))

@@ -21,7 +21,7 @@ JSON as it is (the replica dumped the response model already; validating it agai
 request cost the event loop CPU); the models still document the routes in /openapi.json.
 
     POST /query     {user_id, question, k?, budget_tokens?}   → QueryResult
-    POST /localize  {user_id, turn_text}                      → LocalizeResult
+    POST /localize  {user_id, turn_text, session_id?}         → LocalizeResult
     GET  /history?user_id=&about=                             → HistoryResult
     GET  /pages?user_id=                                      → PagesResult
     GET  /health
@@ -173,7 +173,7 @@ async def query(body: QueryRequest) -> Any:
 
 @app.post("/localize", response_model=LocalizeResult, responses=ERRORS)
 async def localize(body: LocalizeRequest) -> Any:
-    return await _call("localize", body.user_id, body.turn_text)
+    return await _call("localize", body.user_id, body.turn_text, body.session_id)
 
 
 @app.get("/history", response_model=HistoryResult, responses=ERRORS)

@@ -84,9 +84,11 @@ class QueryActor:
         answered = self._answerer.answer(self.service, user_id, question, k, budget_tokens)
         return answered.model_dump(mode="json")
 
-    def localize(self, user_id: str, turn_text: str) -> dict[str, Any]:
+    def localize(
+        self, user_id: str, turn_text: str, session_id: str | None = None
+    ) -> dict[str, Any]:
         follow_runs(self.service)
-        return self.service.localize(user_id, turn_text).model_dump(mode="json")
+        return self.service.localize(user_id, turn_text, session_id).model_dump(mode="json")
 
     def history(self, user_id: str, about: str) -> dict[str, Any]:
         follow_runs(self.service)

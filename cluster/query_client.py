@@ -210,8 +210,10 @@ class QueryClient:
     ) -> dict[str, Any]:
         return self.call("query", user_id, question, k, budget_tokens)
 
-    def localize(self, user_id: str, turn_text: str) -> dict[str, Any]:
-        return self.call("localize", user_id, turn_text)
+    def localize(
+        self, user_id: str, turn_text: str, session_id: str | None = None
+    ) -> dict[str, Any]:
+        return self.call("localize", user_id, turn_text, session_id)
 
     def history(self, user_id: str, about: str) -> dict[str, Any]:
         return self.call("history", user_id, about)

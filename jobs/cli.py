@@ -212,6 +212,9 @@ def localize_cmd(
     turn: str = typer.Argument(..., help="the live turn's text"),
     store: str = typer.Option(..., "--store", "-s"),
     user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
+    session: str | None = typer.Option(
+        None, "--session", help="the session the turn is of (its dialogue in progress)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the full result as JSON"),
     config: str | None = ConfigOpt,
     set: list[str] | None = SetOpt,
@@ -219,7 +222,7 @@ def localize_cmd(
     """Which stored state a live turn continues, its branch path and cross-branch evidence."""
     from arborwiki.jobs.localize import localize_turn
 
-    result = localize_turn(store, user, turn, config_from(config, set))
+    result = localize_turn(store, user, turn, config_from(config, set), session)
     text = result.text()
     print(json.dumps(result.model_dump(mode="json"), indent=2) if as_json else text)
 

@@ -153,7 +153,7 @@ def _score(
 ) -> dict[str, Any]:
     """One turn localized against the store as it is, beside the two baselines."""
     text = str(turn["text"])
-    result = service.localize(user, text)
+    result = service.localize(user, text, turn.get("session_id"))
     known = state is not None and want in state.labels[labelling]
     got = recent = nearest = None
     if state is not None:

@@ -91,6 +91,10 @@ async def _unscoped(store: Path) -> dict[str, Any]:
             "where": await client.call_tool(
                 "localize_turn", {"turn": "my long run went well", "user_id": "alice"}
             ),
+            "in_session": await client.call_tool(
+                "localize_turn",
+                {"turn": "my long run went well", "user_id": "alice", "session_id": "s9"},
+            ),
             "history": await client.call_tool(
                 "belief_history", {"about": "where does she live", "user_id": "alice"}
             ),
@@ -122,6 +126,7 @@ def test_unscoped_server_needs_the_user_on_every_call(sample_store: Path) -> Non
     assert bob.evidence and all(e.message_id.startswith("bob-") for e in bob.evidence)
     assert got["blank"].is_error and "question is empty" in got["blank"].content[0].text
     assert LocalizeResult.model_validate(got["where"].structured_content).user_id == "alice"
+    assert not got["in_session"].is_error  # the session argument is part of the schema
     history = HistoryResult.model_validate(got["history"].structured_content)
     assert any(c.attribute == "lives in" for c in history.chains)
     assert got["page"].is_error and "no page 'nope'" in got["page"].content[0].text

@@ -67,6 +67,17 @@ class ThreadProfiles:
         )
         self._trees = normalize(member @ self._profiles).tocsr()
 
+    def cosines(self, turn: str) -> dict[str, float]:
+        """The turn's cosine to each trajectory's profile (empty when it shares no content
+        word with any stored turn): what the build's decoder scores an exchange by."""
+        if self._vectorizer is None:
+            return {}
+        vector = normalize(self._vectorizer.transform([turn]).log1p() @ self._idf)
+        if vector.nnz == 0:
+            return {}
+        found = (self._profiles @ vector.T).toarray().ravel()
+        return dict(zip(self.trajectory_ids, found.tolist(), strict=True))
+
     def match(self, turn: str, order: Sequence[str] = ()) -> ThreadMatch | None:
         """The best tree for `turn`, then its best trajectory (ties: latest in `order`);
         None when the turn shares no content word with any stored turn."""

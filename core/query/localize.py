@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from arborwiki.core.config import AttachConfig, Config
+from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder
 from arborwiki.core.extract.base import Extractor, to_snapshot
 from arborwiki.core.forest.forest import Forest
@@ -24,7 +24,7 @@ from arborwiki.core.forest.profiles import ThreadProfiles
 from arborwiki.core.query.reader import MemoryReader, MessageRef
 from arborwiki.core.query.result import CrossEvidence, LocalizeResult, PathStep
 from arborwiki.core.records import EvidenceItem, Message, Snapshot, Trajectory, Window, stable_id
-from arborwiki.core.words import content_tokens, content_words
+from arborwiki.core.words import content_tokens, content_words, has_cue
 
 ONLINE_SESSION = "online"
 CROSS_BRANCH_EVIDENCE = 8
@@ -69,14 +69,16 @@ def pseudo_snapshot(window: Window, extractor: Extractor, embedder: Embedder) ->
 
 
 class UserForest(NamedTuple):
-    """A user's rebuilt forest, its snapshots by id, how their own turns are labelled, and
-    the term profiles of its threads (trajectories oldest first in `order`)."""
+    """A user's rebuilt forest, its snapshots by id, how their own turns are labelled, the
+    term profiles of its threads (trajectories oldest first in `order`), and the session of
+    the user's latest stored message (the dialogue in progress, if the turn is of it)."""
 
     forest: Forest
     snapshots: dict[str, Snapshot]
     owner: str
     profiles: ThreadProfiles
     order: list[str]
+    latest_session: str | None = None
 
 
 def thread_profiles(
@@ -96,18 +98,47 @@ def thread_profiles(
     return ThreadProfiles(known, tree_of), order
 
 
-def place_turn(entry: UserForest, sigma: Snapshot, turn_text: str, cfg: AttachConfig) -> Placement:
+def place_turn(
+    entry: UserForest, sigma: Snapshot, turn_text: str, cfg: Config, session: str | None = None
+) -> Placement:
     """A turn with no content word of its own ("Thank you!", "How about 16:30 then?")
     continues the active state, the user's latest trajectory: it says nothing that could
-    start or name another task. Otherwise the thread whose profile the turn is closest to
-    (its closest trajectory), when the cosine reaches `turn_similarity`; else the forest's
-    cascade (`Forest.locate`)."""
+    start or name another task. A turn of the dialogue in progress (`session` is the session
+    of the user's latest stored message) stays on it as the build's decoder would
+    (core/episodes.py `refine`): unless another trajectory's profile is closer by more than
+    `episodes.switch_penalty` (nothing, when the turn carries a shift cue: "also", "looking
+    for"); it then goes to the closest, when that reaches `attach.turn_similarity`. Any
+    other turn: the thread whose profile it is closest to (its closest trajectory), when the
+    cosine reaches `turn_similarity`; else the forest's cascade (`Forest.locate`)."""
     if entry.order and not content_tokens(turn_text):
         return entry.forest.at_tail(entry.order[-1], "continuation", 0.0)
+    if entry.order and session is not None and session == entry.latest_session:
+        placed = _in_dialogue(entry, turn_text, cfg)
+        if placed is not None:
+            return placed
     match = entry.profiles.match(turn_text, entry.order)
-    if match is not None and match.tree_score >= cfg.turn_similarity:
+    if match is not None and match.tree_score >= cfg.attach.turn_similarity:
         return entry.forest.at_tail(match.trajectory_id, "thread", match.tree_score)
     return entry.forest.locate(sigma)
+
+
+def _in_dialogue(entry: UserForest, turn_text: str, cfg: Config) -> Placement | None:
+    """The dialogue in progress's turn: stay on its trajectory, or switch as the decoder
+    would; None when the turn shares no word with any stored turn (the cascade decides)."""
+    cosines = entry.profiles.cosines(turn_text)
+    if not cosines:
+        return None
+    active = entry.order[-1]
+    rank = {t: i for i, t in enumerate(entry.order)}
+    best = max(cosines, key=lambda t: (cosines[t], rank.get(t, -1)))
+    cue = has_cue(turn_text, cfg.episodes.shift_cues)
+    penalty = 0.0 if cue else cfg.episodes.switch_penalty
+    stay = cosines.get(active, 0.0)
+    if stay >= cosines[best] - penalty:
+        return entry.forest.at_tail(active, "continuation", stay)
+    if cosines[best] >= cfg.attach.turn_similarity:
+        return entry.forest.at_tail(best, "thread", cosines[best])
+    return None
 
 
 class ForestCache:
@@ -144,8 +175,14 @@ class ForestCache:
         )
         messages = reader.all_messages(user_id)
         profiles, order = thread_profiles(forest, messages, trajectories)
+        latest = max((r.message for r in messages), key=lambda m: m.timestamp, default=None)
         entry = UserForest(
-            forest, {s.snapshot_id: s for s in snapshots}, owner_speaker(messages), profiles, order
+            forest,
+            {s.snapshot_id: s for s in snapshots},
+            owner_speaker(messages),
+            profiles,
+            order,
+            latest.session_id if latest else None,
         )
         self._forests[key] = entry
         while len(self._forests) > self.size or (

@@ -46,6 +46,7 @@ UserId = Annotated[
 Text = Annotated[
     str, Field(min_length=1, max_length=MAX_TEXT, strict=True), AfterValidator(valid_unicode)
 ]
+Id = Annotated[str, Field(min_length=1, max_length=MAX_USER_ID, strict=True)]
 K = Annotated[
     int | None,
     Field(None, ge=1, le=MAX_K, strict=True, description="trajectories to select (None: query.k)"),
@@ -78,6 +79,7 @@ class QueryRequest(Request):
 class LocalizeRequest(Request):
     user_id: UserId
     turn_text: Text
+    session_id: Id | None = None
 
 
 class HistoryRequest(Request):
@@ -91,7 +93,6 @@ class PagesRequest(Request):
 
 MAX_ADD_MESSAGES = 1_000
 """Messages one add carries: an agent writes a turn or a session, not an archive."""
-Id = Annotated[str, Field(min_length=1, max_length=MAX_USER_ID, strict=True)]
 
 
 class NewMessage(Request):

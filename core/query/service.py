@@ -609,9 +609,13 @@ class QueryService:
         # differ in kind from the stored ones; `localize` says so in its result's `note`.
         return RuleExtractor(self.cfg.extract)
 
-    def localize(self, user_id: str, turn_text: str) -> LocalizeResult:
+    def localize(
+        self, user_id: str, turn_text: str, session_id: str | None = None
+    ) -> LocalizeResult:
         """Where the live turn belongs in the user's forest (no mutation), its branch-local
-        context and other branches' evidence that shares words with it."""
+        context and other branches' evidence that shares words with it. `session_id`: the
+        dialogue the turn is of; when it is the session of the user's latest stored message,
+        the turn continues that dialogue's task unless it plainly turns to another."""
         if not user_id:
             raise ValueError("user_id is required")
         if not turn_text.strip():
@@ -620,7 +624,7 @@ class QueryService:
         forest, snapshots = entry.forest, entry.snapshots
         window = pseudo_window(user_id, turn_text, datetime.now(UTC), entry.owner)
         sigma = pseudo_snapshot(window, self._extractor, self.embedder)
-        placement = place_turn(entry, sigma, turn_text, self.cfg.attach)
+        placement = place_turn(entry, sigma, turn_text, self.cfg, session_id)
         evidence = self.reader.evidence(user_id)
         title = next(  # the title as stored: what query results and pages show
             (

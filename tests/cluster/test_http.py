@@ -213,6 +213,8 @@ def test_localize_places_the_turn_in_the_callers_forest(base_url: str, built: tu
     assert located["user_id"] == "alice" and located["decision"] in {"CONTINUE", "NEW"}
     cited = message_ids_in(located)
     assert cited and cited <= own_ids(store, "alice")
+    status, in_session = call(f"{base_url}/localize", {**turn, "session_id": "no-such-session"})
+    assert status == 200 and in_session["decision"] == located["decision"]  # not the latest
 
 
 def test_history_answers_with_the_callers_claims(base_url: str, built: tuple) -> None:
@@ -276,6 +278,7 @@ def test_concurrent_calls_share_round_trips_and_fail_alone(base_url: str, cfg: C
         ("/history?user_id=bob", None, 422),
         ("/history?user_id=bob&about=%20", None, 400),
         ("/localize", {"user_id": "bob", "turn_text": " "}, 400),
+        ("/localize", {"user_id": "bob", "turn_text": "hi", "session_id": ""}, 422),
     ],
 )
 def test_bad_requests_get_json_errors(

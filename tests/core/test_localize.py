@@ -45,6 +45,7 @@ class DictReader:
         self.messages_: list[Message] = []
         self.table_version = 1
         self.loads = 0
+        self.placed: dict[str, tuple[str, str]] = {}  # message id → (snapshot, trajectory)
 
     def nodes(self, user_id: str) -> list[ForestNode]:
         self.loads += 1
@@ -71,7 +72,11 @@ class DictReader:
         ]
 
     def all_messages(self, user_id: str) -> list[MessageRef]:
-        return [MessageRef(m, None, None) for m in self.messages_ if m.user_id == user_id]
+        return [
+            MessageRef(m, *self.placed.get(m.message_id, (None, None)))
+            for m in self.messages_
+            if m.user_id == user_id
+        ]
 
     def version(self, table: str) -> int:
         return self.table_version
@@ -376,3 +381,50 @@ def test_a_turn_with_no_word_of_its_own_continues_the_latest_trajectory(
     assert service.localize("u1", "long run of 20 miles for the marathon").trajectory_id == (
         "traj_run"
     )
+
+
+def _dialogue_reader(cfg: Config, embedder) -> DictReader:
+    """The marathon / laptop forest with its messages: the laptop talk is the latest, in
+    session "sess3" (the dialogue in progress)."""
+    reader, _ = _turn_forest_reader(cfg, embedder)
+    said = [
+        ("r1", "s1", "traj_run", "sess0", "I signed up for the Portland marathon"),
+        ("r2", "s2", "traj_run", "sess1", "my long run is 14 miles along the river"),
+        ("r3", "s3", "traj_run", "sess2", "marathon training: long run of 16 miles"),
+        ("l1", "s4", "traj_laptop", "sess3", "my cat knocked tea onto my laptop"),
+        ("l2", "s4", "traj_laptop", "sess3", "the keyboard is drying upside down, how long?"),
+    ]
+    for i, (mid, sid, traj, session, text) in enumerate(said):
+        reader.messages_.append(
+            make_message(
+                mid, text, user_id="u1", session_id=session, timestamp=T0 + timedelta(hours=i)
+            )
+        )
+        reader.placed[mid] = (sid, traj)
+    return reader
+
+
+def test_a_turn_of_the_dialogue_in_progress_stays_on_its_task_unless_it_turns_away(
+    cfg: Config, embedder
+) -> None:
+    """Given the session of the latest stored message, a turn stays on that dialogue's
+    trajectory unless another's profile is closer by more than `episodes.switch_penalty`
+    (0.2), or by anything when the turn carries a shift cue ("also"); without that session,
+    the closest thread (stage "thread") as before."""
+    reader = _dialogue_reader(cfg, embedder)
+    service = QueryService(reader, embedder, cfg)
+    profiles = service._forests.get(reader, "u1", cfg).profiles
+    near = "how long until the keys work again?"  # "long" is the marathon's word
+    cos = profiles.cosines(near)
+    assert 0 < cos["traj_run"] - cos["traj_laptop"] < cfg.episodes.switch_penalty
+    stayed = service.localize("u1", near, session_id="sess3")
+    assert (stayed.trajectory_id, stayed.stage) == ("traj_laptop", "continuation")
+    assert service.localize("u1", near).stage == "thread"  # no dialogue said: its words
+    assert service.localize("u1", near, session_id="sess2").stage == "thread"  # not the latest
+    away = "what about the river?"  # the marathon's alone, by more than the penalty
+    cos = profiles.cosines(away)
+    assert cos["traj_run"] - cos.get("traj_laptop", 0.0) > cfg.episodes.switch_penalty
+    moved = service.localize("u1", away, session_id="sess3")
+    assert (moved.trajectory_id, moved.stage) == ("traj_run", "thread")
+    cued = service.localize("u1", "also, how long until the keys work again?", session_id="sess3")
+    assert cued.trajectory_id == "traj_run"  # a shift cue: no penalty to leave
