@@ -2288,6 +2288,579 @@ score (only this module and benchmarks/beliefs.py), in wordings none of the othe
 2026-12-06 evening (`phrasing="sealed3"`)."""
 
 
+SEALED4_INITIAL: dict[str, list[str]] = {
+    "home": [
+        "Tap water in {o}, where our flat is, tastes like a swimming pool. Is a filter jug "
+        "worth it?",
+        "hey so i'm from {o} and still live there, whats a cheap weekend thing to do locally",
+        "My rent here in {o} eats nearly half my salary, so any budgeting app recs?",
+        "The kids go to the local primary in {o}, where we've had a house for nine years, and "
+        "I'm after rainy-day activities.",
+        "Mate, {o} in February is grim. I've lived here all my life and I still forget a brolly.",
+    ],
+    "job": [
+        "Payroll at {e} messed up my overtime again (I'm their {r}). Best way to raise it "
+        "without sounding petty?",
+        "So I'm the {r} for {e}, and my manager wants a five-year plan from me by Friday. Help?",
+        "I am working as {r} in {e} since 2019 only. Kindly suggest how to ask for work from home.",
+        "{e} pays me to be their {r}, and honestly the pension scheme is the only perk. Is a "
+        "SIPP worth it on top?",
+        "Day job: {r}, {e}. Night job: trying to learn Python. Where should a total beginner "
+        "start?",
+    ],
+    "car": [
+        "My {o} has started making a clunking noise over speed bumps — what could that be?",
+        "Reckon I can fit a roof box on my {o}? Heading up the coast next month.",
+        "we have one car, a {o}, and my teenager wants to learn in it. nervous lol",
+        "Fuel light came on in the {o} again, the one I've owned since uni — how far can you "
+        "push it past empty?",
+    ],
+    "diet": [
+        "Zero meat, zero fish for over a decade now — vegetarian, but cheese is my weakness.",
+        "vegetarian here, whats a good protein source thats not beans every day",
+        "Being vegetarian is part of my faith, so please keep every suggestion egg-free and "
+        "meat-free.",
+        "As the only vegetarian at the office potluck, what should I bring that everyone will eat?",
+    ],
+    "meat": [
+        "Nothing beats a proper steak for me — medium rare, every Friday.",
+        "proper carnivore over here lol, what goes well with lamb chops",
+        "We're big meat eaters in this house, so hearty recipes with chicken or beef please.",
+        "Bacon butty every Saturday morning is non-negotiable in my book.",
+    ],
+    "partner": [
+        "Together with {o} since uni, and our anniversary's coming up — something special but "
+        "not cheesy?",
+        "{o}, my boyfriend, snores louder than a leaf blower — any fixes besides earplugs?",
+        "me n {o} are going on our first holiday as a couple, where's good in Europe in May",
+        "Long distance with {o} for now, me here and them interstate. Gift ideas that post well?",
+    ],
+    "pet": [
+        "Every night {o}, my {k}, scratches the bedroom door at 3am. Ideas to break that habit?",
+        "Shelter rescue {o} has been our {k} for four years — the best, but fussy with food.",
+        "my {k}'s name is {o} and it's terrified of the hoover, any tips??",
+        "{o} — that's my {k} — turns eleven on Sunday; is a birthday cake for pets a silly idea?",
+    ],
+    "hobby": [
+        "Most Saturdays you'll find me {vg} {o} alongside some workmates.",
+        "i {v} {o} pretty seriously, like 4-5 times a week. best thing to eat beforehand?",
+        "Since primary school I've kept up {o}; nothing relaxes me more.",
+        "Nothing gets in the way of me {vg} {o} each week — it's how I stay sane.",
+    ],
+    "meeting": [
+        "Pop a reminder in for {m}; that's {o}, like always.",
+        "Early dinner needed on {o} because of {m}.",
+        "heads up, {o} night is {m} night for me",
+        "Every {o} straight after work there's {m}, so leave that evening free.",
+        "Put {m} in my calendar for {o}, please.",
+    ],
+}
+
+SEALED4_CHANGES: dict[str, list[tuple[str, str, str]]] = {
+    "home": [
+        (
+            "revise",
+            "event",
+            "Keys collected, boxes everywhere — {o} is behind us since Friday and the {n} house is "
+            "officially ours! Which companies need my change of address?",
+        ),
+        (
+            "revise",
+            "event",
+            "righto, the removal van has come and gone and {n} is home now. {o} feels like a "
+            "lifetime ago",
+        ),
+        (
+            "revise",
+            "now",
+            "These days home is a two-bedroom unit in {n}, so suggestions for {o} are no use to "
+            "me.",
+        ),
+        (
+            "revise",
+            "now",
+            "fyi im in {n} now not {o}, pls update the local stuff",
+        ),
+        (
+            "revise",
+            "negation",
+            "{o}'s not where I live any more — we're in {n}. Mind redoing the weekend walks list?",
+        ),
+        (
+            "revise",
+            "negation",
+            "Haven't been a resident of {o} since spring; it's {n} now and I'm still learning the "
+            "bus routes.",
+        ),
+        (
+            "revise",
+            "used_to",
+            "We used to be renters in {o} but bought our first house in {n} this year, so "
+            "gardening tips please!",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "The people next door here in {n} are so much friendlier than anyone was back in {o}. "
+            "Best housewarming snacks?",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "With {n} being where we've put down roots now, which I never thought would happen "
+            "after twenty years in {o}, I'd like to find a local walking club.",
+        ),
+        (
+            "revise",
+            "no_longer",
+            "I'm no longer based in {o}; work sent me to {n} and I've signed a twelve-month lease.",
+        ),
+    ],
+    "job": [
+        (
+            "revise",
+            "event",
+            "Contract signed, lanyard issued — my first shift as {r} for {e} was today; my feet "
+            "are killing me!",
+        ),
+        (
+            "revise",
+            "event",
+            "I have joined {e} as {r} from this Monday itself, and resigned from {oe}. Kindly help "
+            "me prepare for the first team meeting.",
+        ),
+        (
+            "revise",
+            "now",
+            "Quick update for your notes: {e} is my employer these days ({r} role), not {oe}.",
+        ),
+        (
+            "revise",
+            "switched",
+            "After six years I jumped ship — {oe} out, {e} in, and the {r} title there is a real "
+            "step up for me.",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "Onboarding week at {e} was a blur. What do new starters usually get wrong in their "
+            "first month?",
+        ),
+        (
+            "revise",
+            "presupposition",
+            "Could you draft a message for my old team at {oe} — I want to thank them properly "
+            "now that I've settled in at {e} — without it sounding cheesy?",
+        ),
+        (
+            "revise",
+            "used_to",
+            "School runs used to be squeezed in before my shift at {oe}; since {e} took me on "
+            "as {r} my hours are far more civilised.",
+        ),
+        (
+            "end",
+            "event",
+            "{oe} made my whole department redundant on Thursday. What do I do first?",
+        ),
+        (
+            "end",
+            "event",
+            "resigned from {oe} today, no job lined up, kinda terrified but relieved",
+        ),
+        (
+            "end",
+            "event",
+            "Between handing in my laptop at {oe} on my last day yesterday and packing for the "
+            "holiday, I completely forgot my mum's birthday — what can I send last minute?",
+        ),
+        (
+            "end",
+            "negation",
+            "I'm not on {oe}'s books any longer, so please take their name off my CV draft.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "No longer on staff at {oe} — the contract ended in May — so I'm job hunting.",
+        ),
+        (
+            "end",
+            "used_to",
+            "I used to pull twelve-hour days at {oe}; walked out four weeks back and zero regrets.",
+        ),
+    ],
+    "car": [
+        (
+            "revise",
+            "event",
+            "Picked up the {n} from the dealership yesterday and waved goodbye to the {o}! It's "
+            "mine now.",
+        ),
+        (
+            "revise",
+            "event",
+            "part-exchanged my {o}, drove off in a shiny {n} over the weekend. any idea how "
+            "bluetooth works on it",
+        ),
+        (
+            "revise",
+            "now",
+            "The car on my driveway's a {n} nowadays — the {o} is long gone. Which tyres should I "
+            "get?",
+        ),
+        (
+            "revise",
+            "switched",
+            "Changed cars in March — out went the {o}, in came a {n}, mainly because the boot's "
+            "huge.",
+        ),
+        (
+            "revise",
+            "used_to",
+            "Used to swear by my {o}, but these days my wheels are a {n} and I'm not going back.",
+        ),
+        (
+            "end",
+            "event",
+            "Mechanic took one look at the {o} and said it'd cost more to fix than it's worth, so "
+            "it's been scrapped. Car-free for now!",
+        ),
+        (
+            "end",
+            "event",
+            "Some bloke ploughed into the back of my {o} on the highway; insurer's declared it a "
+            "total loss, so I've got no wheels for a bit.",
+        ),
+        (
+            "end",
+            "negation",
+            "No car for me these days; my nephew inherited the {o} once he'd passed his driving "
+            "test.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Sold the {o} to my neighbour; car ownership is no longer for me; buses and "
+            "bikes from here.",
+        ),
+    ],
+    "diet": [
+        (
+            "revise",
+            "event",
+            "Fully plant-based since last week — I'm vegan, so skip eggs, milk and honey.",
+        ),
+        (
+            "revise",
+            "event",
+            "Watched a documentary on dairy farming and that was it: vegan from Sunday onwards.",
+        ),
+        (
+            "revise",
+            "now",
+            "i eat vegan now fyi, so cross the paneer and the yoghurt off that list",
+        ),
+        (
+            "revise",
+            "now",
+            "For the dinner party on Saturday — and remember that I eat vegan these days, not just "
+            "veggie — could you plan three courses for six?",
+        ),
+        (
+            "revise",
+            "used_to",
+            "I was always the cheese-loving vegetarian of the group — used to be, anyway; strictly "
+            "vegan since spring.",
+        ),
+        (
+            "revise",
+            "switched",
+            "Vegetarian's not enough for me anymore — I've switched over to vegan, so butter and "
+            "cream are out.",
+        ),
+    ],
+    "meat": [
+        (
+            "end",
+            "gave_up",
+            "Cut meat out entirely three weeks ago and honestly I feel great. Lentil ideas?",
+        ),
+        (
+            "end",
+            "gave_up",
+            "gave up eating animals after that farm visit. what about iron tho, do i need "
+            "supplements",
+        ),
+        (
+            "end",
+            "gave_up",
+            "Could you suggest a menu for Dad's seventieth — everyone else eats meat, whereas I "
+            "stopped eating it in February — something that works for all of us?",
+        ),
+        (
+            "end",
+            "negation",
+            "Meat doesn't touch my plate now, so the chilli needs to be a bean one.",
+        ),
+        (
+            "end",
+            "negation",
+            "no more meat for me!! turns out i dont miss it",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Meat? Cut it — I no longer go near the stuff, for the planet mostly.",
+        ),
+        (
+            "end",
+            "used_to",
+            "Burger every lunchtime, that used to be me; not a scrap of meat since Christmas "
+            "though.",
+        ),
+    ],
+    "partner": [
+        (
+            "end",
+            "event",
+            "{o} moved their stuff out at the weekend; we've called it quits after four years.",
+        ),
+        (
+            "end",
+            "event",
+            "so {o} dumped me over text. over TEXT. anyway pls make me a breakup playlist",
+        ),
+        (
+            "end",
+            "event",
+            "I need a weekend away somewhere quiet, because after {o} ended things on Thursday I "
+            "just want to switch my phone off — any cabins near the coast?",
+        ),
+        (
+            "end",
+            "negation",
+            "{o} isn't my partner anymore — we decided to go our separate ways.",
+        ),
+        (
+            "end",
+            "negation",
+            "We're not together, me and {o}, not since the summer. Just so you stop asking after "
+            "them!",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Me and {o}? We're no longer an item. It's been a few weeks and I'm doing okay.",
+        ),
+        (
+            "end",
+            "used_to",
+            "I used to plan every weekend around {o}, but we broke it off a couple of months back.",
+        ),
+        (
+            "revise",
+            "event",
+            "{n} asked me out a week after the breakup with {o}, and we're officially an item now!",
+        ),
+        (
+            "revise",
+            "now",
+            "Seeing {n} now, it's early days but I really like them. Me and {o} ended it before "
+            "Easter.",
+        ),
+    ],
+    "pet": [
+        (
+            "end",
+            "event",
+            "{o} died in my arms last night. Fourteen years. I don't know what to do with the bowl "
+            "and the bed.",
+        ),
+        (
+            "end",
+            "event",
+            "We gave {o} to a farm family out in the country; the flat was just too small for a "
+            "{k} like that.",
+        ),
+        (
+            "end",
+            "event",
+            "had to let {o} go at the vets this morning. house is so quiet",
+        ),
+        (
+            "end",
+            "event",
+            "I've got a pile of unopened food to donate since {o} passed, so could you find "
+            "shelters near me that take {k} food?",
+        ),
+        (
+            "end",
+            "negation",
+            "{o} isn't with us anymore — cancer, very sudden. How do you explain that to a "
+            "five-year-old?",
+        ),
+        (
+            "end",
+            "negation",
+            "We don't have a {k} now; {o} went to my sister's when the baby came.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "{o} no longer lives with me; Mum and Dad have the {k} full-time now that my job has "
+            "me on the road.",
+        ),
+    ],
+    "hobby": [
+        (
+            "end",
+            "gave_up",
+            "Packed {o} in — life's too busy with the new baby.",
+        ),
+        (
+            "end",
+            "gave_up",
+            "officially quit {o} lol. my wallet is thanking me",
+        ),
+        (
+            "end",
+            "gave_up",
+            "Now that {o} is behind me for good, my Saturdays are free — where can I volunteer "
+            "locally?",
+        ),
+        (
+            "end",
+            "negation",
+            "{o} isn't in my life any more, the old back won't allow it.",
+        ),
+        (
+            "end",
+            "negation",
+            "Haven't been {vg} {o} in months and I'm not planning to start again.",
+        ),
+        (
+            "end",
+            "no_longer",
+            "Work's so hectic I no longer make time for {o} at all — any five-minute hobbies?",
+        ),
+        (
+            "end",
+            "used_to",
+            "{o} was my whole world once, used to live and breathe it, but that chapter's closed "
+            "— stopped over the summer.",
+        ),
+        (
+            "end",
+            "event",
+            "Friday marked my final ever go at {o}, and everything to do with it is now cancelled.",
+        ),
+    ],
+    "meeting": [
+        (
+            "revise",
+            "correction",
+            "Hang on, scratch that: {m} meets {n}s. Never {o}s.",
+        ),
+        (
+            "revise",
+            "correction",
+            "oops not {o}, {n}!! those two days always trip me up",
+        ),
+        (
+            "revise",
+            "correction",
+            "Correcting myself: {n} for {m}; the {o} was me mistyping.",
+        ),
+        (
+            "revise",
+            "correction",
+            "My bad — {n} is the {m} day, I had {o} in my head for some reason.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Sorry, scrap the {o} bit; {m} is {n} evenings, could you update that?",
+        ),
+        (
+            "revise",
+            "correction",
+            "Small mistake from my side, {m} falls on {n} only, not {o}. Please note.",
+        ),
+        (
+            "revise",
+            "correction",
+            "Also, mind drafting a note to the group — oh, and I got the day wrong before, {m} "
+            "runs {n} rather than {o} — saying I'll bring snacks?",
+        ),
+    ],
+}
+
+SEALED4_DISTRACTORS: list[tuple[str, str]] = [
+    (
+        "other_person",
+        "My daughter's just started uni in {c} and I'm already missing her — care package ideas?",
+    ),
+    ("other_person", "my cousin just got taken on by {x}, she wont shut up about it lol"),
+    ("other_person", "Next door have bought themselves a {car}; is it any good in the snow?"),
+    ("other_person", "My mate Dev has given up booze and meat in one go, madness."),
+    (
+        "other_person",
+        "A friend's cat had to be put to sleep yesterday — what's a kind thing to say?",
+    ),
+    ("question", "Would my money stretch further in {c} than here?"),
+    ("question", "Is {x} a decent employer, from what you know?"),
+    ("question", "Would a {car} be a sensible first car for my son?"),
+    (
+        "hypothetical",
+        "With a lottery win I'd snap up an apartment in {c} tomorrow, but that's never happening.",
+    ),
+    (
+        "hypothetical",
+        "What if I went vegan for a month, just as an experiment — would I feel different?",
+    ),
+    ("hypothetical", "part of me fantasises about quitting and running a B&B. not seriously tho"),
+    ("trip", "Hen do in {c} this Friday for my best friend — three nights, how light can I pack?"),
+    ("trip", "Long weekend in {c} just gone — the food was unreal."),
+    ("plan", "Might look at a few houses in {c} come spring, just to get a feel for prices."),
+    ("plan", "We're thinking of getting a puppy once the kids are older."),
+    ("past", "One summer in 2015 I made coffee for the execs at {x}."),
+    ("past", "I grew up just outside {c}, though I haven't been back in years."),
+]
+
+SEALED4_CONTROLS: dict[str, list[str]] = {
+    "home": [
+        "Still very much a {o} resident, and the potholes here are getting worse — who do I "
+        "complain to?",
+        "Love {o} more every year I live here — what's a good local charity to volunteer with?",
+        "nearly five years in {o} now and i finally found a decent barber lol",
+        "We're staying put in {o}, the kids love their school here — cheap half-term ideas?",
+    ],
+    "job": [
+        "Another month-end close at {e}; being their {r} never gets quieter. Tips for late nights?",
+        "tbh i still like being {r} at {e}. any advice on mentoring a junior without micromanaging",
+        "My review at {e} went well — they want me to stay on as {r} and take on a bigger team.",
+        "Five years at {e} this month, same {r} role, same desk. Is that too long?",
+    ],
+    "hobby": [
+        "Off {vg} {o} again tonight; nothing else in my week comes close.",
+        "yep, still {vg} {o} weekly, wouldnt give it up for anything",
+        "Kept up {o} all through the winter, which I'm proud of. Any tips for staying motivated?",
+        "My friends keep asking whether {o} is still my thing — yes, religiously, twice a week.",
+    ],
+    "car": [
+        "My trusty {o} has now passed 200k. When should I change the timing belt?",
+        "still got the {o}, not parting with it anytime soon. best wax for dark paint?",
+        "Keeping my {o} for another few years, it's paid off and runs fine.",
+        "Aircon in the {o} is blowing warm — regas or something worse?",
+    ],
+}
+"""The `sealed4` pool: written by a helper that read neither the rules, their tests, the docs
+nor any score (only this module), in wordings none of the other pools use (no four-word run
+shared with them, FILLER or REPLIES); kept unscored (not in benchmarks/beliefs.py SETS) until a
+later session scores it once, seed 37 (`phrasing="sealed4"`)."""
+
+
 class _User:
     """One user's timeline: sessions of alternating user / assistant turns."""
 
@@ -2371,8 +2944,10 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
     "fresh" or "apart" or "blind" (each scored once before the rules saw it), "sealed"
     (kept unscored until the rules of session 2026-12-06 were done), "sealed2" (written by
     a helper that read neither the rules, their tests nor any score; kept unscored until the
-    end of session 2026-12-06), or "sealed3" (written by a helper that read neither the rules,
-    their tests nor any score; kept unscored until scored once on 2026-12-06 evening)."""
+    end of session 2026-12-06), "sealed3" (written by a helper that read neither the rules,
+    their tests nor any score; kept unscored until scored once on 2026-12-06 evening), or
+    "sealed4" (written by a helper that read neither the rules, their tests, the docs nor any
+    score; kept unscored until a later session scores it once, seed 37)."""
     pools = {
         "dev": (CHANGES, DISTRACTORS, INITIAL, CONTROLS),
         "held_out": (HELD_OUT_CHANGES, HELD_OUT_DISTRACTORS, INITIAL, CONTROLS),
@@ -2382,6 +2957,7 @@ def generate_beliefs(seed: int = 7, users: int = 40, phrasing: str = "dev") -> B
         "sealed": (SEALED_CHANGES, SEALED_DISTRACTORS, SEALED_INITIAL, SEALED_CONTROLS),
         "sealed2": (SEALED2_CHANGES, SEALED2_DISTRACTORS, SEALED2_INITIAL, SEALED2_CONTROLS),
         "sealed3": (SEALED3_CHANGES, SEALED3_DISTRACTORS, SEALED3_INITIAL, SEALED3_CONTROLS),
+        "sealed4": (SEALED4_CHANGES, SEALED4_DISTRACTORS, SEALED4_INITIAL, SEALED4_CONTROLS),
     }
     if phrasing not in pools:
         raise ValueError(f"phrasing must be one of {sorted(pools)}, got {phrasing!r}")
