@@ -231,9 +231,21 @@ def _old(tokens: list[str], value: _Value, strong: bool = False) -> bool:
     before = " ".join(tokens[max(0, value.start - 4) : value.start])
     after = " ".join(tokens[value.end : value.end + 4]).lower()
     marks = _STRONG_OLD if strong else _OLD_PHRASES
-    return bool(marks.search(before)) or after.startswith(
-        ("was ", "is wrong", "is when", "is in the past", "is very much in the past", "is not")
-    )
+    return bool(marks.search(before)) or after.startswith(_OLD_AFTER)
+
+
+_OLD_AFTER = (
+    "was ",
+    "is wrong",
+    "is when",
+    "is in the past",
+    "is very much in the past",
+    "is not",
+    "'s in the past",
+    "is ancient history",
+    "'s ancient history",
+)
+"""What follows a value said as the one left ("Robin is very much in the past")."""
 
 
 def _pick(tokens: list[str], values: list[_Value]) -> tuple[_Value | None, _Value | None]:
@@ -251,7 +263,12 @@ def _pick(tokens: list[str], values: list[_Value]) -> tuple[_Value | None, _Valu
     new = [v for v in found if v not in old]
     if not old:  # "swapped our Civic for a Niro": the later is the one now, unless the
         # earlier is said as now ("living in Austin … than we got in Denver")
-        now = [v for v in new if _NOW.search(" ".join(tokens[max(0, v.start - 3) : v.start]))]
+        now = [  # "living in Austin … than Denver", "a Phoenix local now … back in Denver"
+            v
+            for v in new
+            if _NOW.search(" ".join(tokens[max(0, v.start - 3) : v.start]))
+            or re.search(r"\b(?:now|currently|nowadays)\b", " ".join(tokens[v.end : v.end + 2]))
+        ]
         current = now[0] if len(now) == 1 else new[-1]
         return current, next(v for v in new if v is not current)
     return (new[-1] if new else None), old[0]
@@ -304,8 +321,11 @@ def _place(tokens: list[str], v: _Value) -> bool:
         return True
     if _preceded(tokens, v, _PLACE_AFTER_MOVE) and v.start > 1:
         return tokens[v.start - 2].lower() in _MOVES
-    if v.text.endswith("-based") or tokens[v.end : v.end + 1] in (["resident"], ["residents"]):
+    after = [t.lower() for t in tokens[v.end : v.end + 1]]
+    if v.text.endswith("-based") or after in (["resident"], ["residents"], ["local"]):
         return True  # "i'm Phoenix-based", "I'm a Richmond resident these days"
+    if after == ["home"] and _preceded(tokens, v, frozenset({"call", "calls", "called"})):
+        return True  # "I used to call Raleigh home"
     return " ".join(tokens[v.end : v.end + 5]).lower().startswith(("is where", "is home"))
 
 
@@ -314,6 +334,8 @@ def _employer(tokens: list[str], v: _Value) -> bool:
     word stands within three words before it ("work for X", "a job with X")."""
     if _preceded(tokens, v, {"at", "from"}):
         return True
+    if _preceded(tokens, v, frozenset({"is"})) and tokens[v.start - 2].lower() == "employer":
+        return True  # "My employer is Salt House"
     if not _preceded(tokens, v, _EMPLOYER_BEFORE):
         return False
     window = {t.lower() for t in tokens[max(0, v.start - 5) : v.start]}
@@ -412,7 +434,8 @@ _TRIGGERS = frozenset(
     broke split separated divorced parted ended called together behind done finished resigned
     laid let redundant fired touched make retired farewell stolen sacked sack bust conked ghost
     bridge hung part-exchanged plant-based veggie brain confused separate item ditch fizzled
-    plug kerb curb jacked chucked knocked swore sworn kicked jumped axed slipped""".split()
+    plug kerb curb jacked chucked knocked swore sworn kicked jumped axed slipped hung thing
+    ancient past buried gone broken survive pull""".split()
 )
 _TRIGGERS |= frozenset().union(*CUES.values()) - frozenset("here place team move".split())
 _TRIGGERS |= _CAR_MAKES | {"came", "come", "half"}
@@ -425,7 +448,7 @@ cost a split."""
 def _may_read(sentence: str) -> bool:
     low = sentence.lower()
     found = re.findall(r"[^\W\d_][\w'-]*", low)
-    if not _TRIGGERS.isdisjoint(found) or "-based" in low:
+    if not _TRIGGERS.isdisjoint(found) or "-based" in low or " local" in low:
         return True
     return " as their " in low or _ROLE_AT.search(low) is not None
 
@@ -445,7 +468,7 @@ _SPLIT = re.compile(
 ("Since Luna is no longer with us, could you help me …?", "Our house in Asheville needs a
 new roof, any tips?": the question is the request's)."""
 _MEAT = frozenset("meat carnivore meat-eater steak bacon burgers".split())
-_EAT = frozenset("eat eats eating ate eater meat-eater carnivore".split())
+_EAT = frozenset("eat eats eating ate eater meat-eater carnivore lover lovers".split())
 
 
 def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
@@ -491,11 +514,13 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
             clause = clause[: maybe.start()]
         out += _clause_beliefs(clause, words, away, beside)
     held = [s for s in out if not s.negated]
+    cue_clause = next((c for c in _SPLIT.split(text) if cue and cue.group(0) in c), "")
     if (
         cue is not None
         and len(held) == 1
         and held[0].attribute in {"drives", "has a pet", "is with"}
         and not any(cue.group(0) in s.clause for s in out)
+        and not _someone_named(cue_clause)  # "…; Robin is very much in the past": Robin's
     ):
         # "There's no dog at ours any more — Biscuit lives with my ex now", "The Niro failed
         # its test; it got scrapped": the ending is of the one value the sentence names.
@@ -506,6 +531,11 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
     ended = {(s.attribute, s.value.lower()) for s in out if s.negated}
     out = [s for s in out if s.negated or (s.attribute, s.value.lower()) not in ended]
     return out
+
+
+def _someone_named(clause: str) -> bool:
+    """A name in the clause, not a capitalised common word ("There's no dog …")."""
+    return any(v.text.lower() not in STOP_WORDS for v in _names(_tokens(clause)))
 
 
 _COMMON_NAMES = {w.capitalize() for w in PET_WORDS} | {"Pets", "Pet"}
@@ -625,7 +655,8 @@ def _cued(slot: str, clause: str, tokens: list[str], ended: bool) -> bool:
         return "other half" in low or "significant other" in low or ended and _and_i(tokens)
     if slot == "home":
         move = r"\b(?:moved|move|moving|came|come|relocated) (?:\w+ )?to (?-i:[A-Z])"
-        return re.search(move + r"|\b(?-i:[A-Z])[\w-]*-based\b", clause) is not None
+        local = r"|\ban? (?-i:[A-Z])[\w-]* local\b"  # "I'm a Phoenix local now"
+        return re.search(move + r"|\b(?-i:[A-Z])[\w-]*-based\b" + local, clause) is not None
     if slot == "job":
         return re.search(r"\bas (?:a|an|their|the|its) [a-z]", low) is not None
     return False
@@ -646,8 +677,10 @@ def _ended_thing(clause: str, cue: str) -> str:
     a thing for me"); "" when it names nothing ("I tried my best but didn't make it")."""
     at = clause.find(cue)
     # "Copperline Coffee made my role redundant", "Luna slipped away": the name it follows
-    subject = re.search(r"((?:(?!I\s)[A-Z][\w&'-]*\s+)+)$", clause[:at])
+    subject = re.search(r"((?:(?!I\s)[A-Z][\w&'-]*\s+)+)$", clause[:at].rstrip() + " ")
     named = subject.group(1).split() if subject else []
+    if named:  # "Robin's ancient history", "Now Miso's gone"
+        named[-1] = re.sub(r"['’]s$", "", named[-1])
     while named and named[0].lower() in STOP_WORDS:  # "Since Copperline Coffee no longer …"
         named.pop(0)
     if named:
@@ -668,6 +701,9 @@ def _ended_thing(clause: str, cue: str) -> str:
         if len(before) >= 2 and before[-1].lower() in {"is", "are", "was"}:
             head = before[-2]
             words = [] if head.lower() in STOP_WORDS else [head]
+    if not words:  # "Rex was hit by a car and didn't pull through": the clause's subject
+        first = next((v.text for v in _names(_tokens(clause[:at]))), "")
+        words = [first] if first and first.lower() not in STOP_WORDS else []
     return " ".join(words)
 
 

@@ -58,12 +58,22 @@ def names_in(text: str) -> set[str]:
     """The runs of capitalised words in `text`, less a capitalised stop word that opens one
     ("With Luna no longer in the house" names "Luna")."""
     out = set()
-    for run in _NAME.findall(text):
-        parts = run.split()
+    for found in _NAME.finditer(text):
+        parts = re.sub(r"['’]s\b", "", found.group(0)).split()  # "Robin's …" names Robin
         while parts and parts[0].lower() in STOP_WORDS:
             parts.pop(0)
         if parts:
             out.add(" ".join(parts))
+    return out
+
+
+def said_names(sentence: str) -> set[str]:
+    """`names_in(sentence)`, and a run opening the sentence less its first word too ("Buried
+    Miso under the apple tree" may name Miso: a capitalised verb opens it)."""
+    out = names_in(sentence)
+    opening = _NAME.match(sentence)
+    if opening and len(words := opening.group(0).split()) > 1:
+        out |= names_in(" ".join(words[1:]))
     return out
 
 
@@ -520,9 +530,10 @@ def _speakers(sentence: str) -> bool:
 
 
 def _named_subject(sentence: str, cue: re.Match[str]) -> set[str]:
-    """The name that opens the ending's clause, just before its cue ("Luna slipped away")."""
+    """The name that opens the ending's clause ("Luna slipped away", "Rex was hit by a car
+    and didn't pull through")."""
     before = _CLAUSE_BREAK.split(sentence[: cue.start()])[-1]
-    run = _NAME.fullmatch(before.strip())
+    run = _NAME.match(before.strip())
     return names_in(run.group(0)) if run else set()
 
 
@@ -533,7 +544,7 @@ def held_and_ended(claim: Claim, held: list[Claim]) -> list[Claim]:
     climbing"). Phrasings no rule reads still end what they name, and only what the memory
     holds."""
     sentence = _sentence(claim)
-    said = names_in(sentence)
+    said = said_names(sentence)
     lowered = {w.lower() for w in re.findall(r"[\w&'-]+", sentence)}
     if not _speakers(sentence):  # "Luna slipped away": only the name it tells of
         cue = ENDING.search(expand(sentence))

@@ -563,3 +563,56 @@ def test_an_ending_names_the_name_it_follows(build, old: str, end: str, value: s
     ending = change(claims, "m1-1")
     assert (ending.op, ending.negated) == ("DEPRECATE", True)
     assert value in ended(claims, "m1-1").value
+
+
+@pytest.mark.parametrize(
+    ("old", "end", "value"),
+    [
+        ("My partner Jamie is lovely.", "Me and Jamie are not a thing now.", "Jamie"),
+        ("My cat Miso wakes me at six.", "Buried Miso under the apple tree yesterday.", "Miso"),
+        ("My cat Pepper wakes me at six.", "had to find Pepper a new home, gutted", "Pepper"),
+        ("I've been seeing Taylor for a year.", "Taylor ended it with me on Saturday.", "Taylor"),
+        (
+            "My cat Miso wakes me at six.",
+            "Now Miso's gone I no longer need the pet insurance.",
+            "Miso",
+        ),
+        ("My dog Rex sleeps all day.", "There's no Rex at home now; he lives with my gran.", "Rex"),
+        ("I play chess on Tuesdays.", "Not playing chess these days, my shoulder's shot.", "chess"),
+        ("My dog Rex sleeps all day.", "Rex was hit by a car and didn't pull through.", "Rex"),
+    ],
+)
+def test_more_everyday_endings_end_what_they_name(build, old: str, end: str, value: str) -> None:
+    """ "hung it up", "not a thing", "buried", "a new home", "ended it", "X's gone", "there's
+    no X", "not playing X these days", "didn't pull through"."""
+    claims = build(chat(old, end))
+    ending = change(claims, "m1-1")
+    assert (ending.op, ending.negated) == ("DEPRECATE", True)
+    assert value in ended(claims, "m1-1").value
+
+
+def test_a_role_said_of_a_place_or_an_employer_is_a_slot(build) -> None:
+    """ "I'm a proper meat lover" eats meat; "My employer is X" works at X; "I used to call X
+    home" lived in X; "I'm a Phoenix local now … back in Denver" lives in Phoenix."""
+    said = {
+        (c.attribute, c.value, c.negated)
+        for c in build(
+            chat(
+                "I'm a proper meat lover, so don't bother with the tofu versions.",
+                "My employer is Salt House and my title there is chef.",
+                "I used to call Raleigh home, but we packed up for Tucson in the autumn.",
+                "I'm a Phoenix local now, so anything back in Denver is too far.",
+            )
+        )
+    }
+    assert {
+        ("eats", "meat", False),
+        ("works at", "Salt House", False),
+        ("lives in", "Raleigh", True),
+        ("lives in", "Phoenix", False),
+    } <= said
+    assert ("lives in", "Denver", False) not in said
+    assert ("is", "vegan", True) not in {
+        (c.attribute, c.value, c.negated)
+        for c in build(chat("I went vegan last year.", "My dad's gone vegan, of all people!"))
+    }
