@@ -122,6 +122,7 @@ ENDING = re.compile(
     r"|(?:find|found|finding) (?:\w+ )?a new home"
     r"|(?:is|'s) gone(?=\s*(?:[,.;:!?—–-]|$|now\b|and\b|I\b|for good\b))|broken up"
     r"|there(?: is|'s) no (?=(?-i:[A-Z]))|did(?: not|n't) (?:pull through|survive)"
+    r"|did(?: not|n't) renew (?:my|our) contract|bro(?:ke|ken) (?:it|things) off"
     r"|not \w+ing\b[^.!?]{0,30}?\b(?:these days|nowadays|at the moment|at present)"
     r"|walked away|stepped away|stepped down|cut out|got rid of|sold|swapped|traded in"
     r"|wrote (?:it|her|him) off|wrote off|written off|slipped away|scrapped|totaled|totalled"

@@ -43,7 +43,7 @@ CUES: dict[str, frozenset[str]] = {
         "rent renting rented lease keys bedroom here settled hometown roots resident",
         "job": "job jobs work working worked employer employers employed role position payroll "
         "onboarding boss manager colleagues coworkers office shift shifts hired redundant "
-        "company team career contract salary notice joined resigned promoted workplace sack "
+        "company team career contract salary notice joined resigned promoted workplace sack offer "
         "sacked redundancy",
         "partner": "partner boyfriend girlfriend husband wife fiance fiancé fiancee fiancée "
         "together couple dating relationship anniversary engaged married separated divorced "
@@ -91,7 +91,7 @@ _CORRECTING = re.compile(
 )
 """Words that say the speaker is correcting what they just said."""
 _TOKEN = re.compile(r"[\w&][\w&'’.-]*[\w]|[\w&]|['’]s\b|[^\w\s]")
-_SELF = frozenset("i we me us my our myself ourselves i'm we're i've we've".split())
+_SELF = frozenset("i we me us my our myself ourselves i'm we're i've we've im ive".split())
 _THIRD = (
     frozenset("he she they his her their him them hers theirs".split())
     | RELATIONS
@@ -214,6 +214,8 @@ def _owner_is_speaker(tokens: list[str], at: int, slot: str = "") -> bool:
         t = low[i]
         if t in _SELF or i == 2 and low[:2] in (["as", "a"], ["as", "an"]):
             return True  # opening "As a teacher for Lincoln Elementary, …": the speaker's
+        if slot == "job" and i > 0 and low[i - 1] in {"a", "an"}:
+            continue  # "im a teacher, work for X": a role, not a person
         if t in third or t.removesuffix("s") in third:  # "my neighbours"
             return False
     for t in low[at:]:
@@ -326,6 +328,8 @@ def _place(tokens: list[str], v: _Value) -> bool:
         return True  # "i'm Phoenix-based", "I'm a Richmond resident these days"
     if after == ["home"] and _preceded(tokens, v, frozenset({"call", "calls", "called"})):
         return True  # "I used to call Raleigh home"
+    if _preceded(tokens, v, frozenset({"bye", "goodbye", "hello"})):
+        return _NEW_HOME.search(" ".join(tokens)) is not None  # "bye Sacramento, hello Raleigh"
     return " ".join(tokens[v.end : v.end + 5]).lower().startswith(("is where", "is home"))
 
 
@@ -415,7 +419,8 @@ def _meeting(clause: str, tokens: list[str]) -> Said | None:
 
 SUBJECT_LEFT_OUT = re.compile(
     r"^(?:just |finally |recently |also |so |officially |actually |honestly )?"
-    r"(?:\w+ed|got|took|sold|bought|gave|left|made|met|drove|had|found|been|swapped|wrote|currently"
+    r"(?:\w+ed|got|took|sold|bought|gave|left|made|met|drove|had|found|been|swapped|wrote|went"
+    r"|currently"
     r"|now|still|these days|not an?)\b",
     re.I,
 )
@@ -477,7 +482,7 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
     Biscuit; … we found Biscuit another family"). `before`: the same message's sentence
     before it, read for a correction it began ("Actually no, Friday is wrong. My running
     group is on Thursday.")."""
-    carried = _carried_correction(before, sentence)
+    carried = _carried_correction(before, sentence) or _carried_home(before, sentence)
     if carried is not None:
         return [carried]
     if not _may_read(sentence):
@@ -494,7 +499,7 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
             # "I meant Wednesday.": the weekday said last is the wrong one (the lifecycle
             # finds it: core/forest/lifecycle.py `corrected`)
             return [Said("corrects", f"{ANY_DAY} -> {days[0].text}", False, True, text)]
-    if not (words & _SELF or SUBJECT_LEFT_OUT.match(text)):
+    if not (words & _SELF or SUBJECT_LEFT_OUT.match(text) or _NEW_HOME.search(text)):
         return []
     cue = ENDING.search(text)
     away = (
@@ -572,6 +577,29 @@ def _carried_correction(before: str, sentence: str) -> Said | None:
     if not _old(_tokens(before), wrong[0]):
         return None
     return Said("corrects", f"{wrong[0].text} -> {right[0].text}", False, True, sentence)
+
+
+_NEW_HOME = re.compile(
+    r"\b(?:the|our) new (?:flat|house|apartment|place|home|condo) in (?-i:[A-Z])"
+    r"|\bbye,?\s+(?-i:[A-Z])\w+\s*[,!]?\s*hello,?\s+(?-i:[A-Z])",
+    re.I,
+)
+"""A home said without a person: "the commute from the new flat in Toronto", "bye
+Sacramento, hello Raleigh"."""
+_THATS_HOME = re.compile(
+    r"^(?:and |so )?that is (?:where (?:i|we) (?:live|are based)|(?:my|our) home(?:town)?)\b",
+    re.I,
+)
+
+
+def _carried_home(before: str, sentence: str) -> Said | None:
+    """ "What's a decent hike near Boise? That's where I live.": the place the sentence
+    before names last is the speaker's home."""
+    if not before or not _THATS_HOME.match(expand(sentence.strip())):
+        return None
+    places = [v.text for v in _names(_tokens(before)) if v.text.lower() not in STOP_WORDS]
+    places = [p for p in places if not _is_car(p) and not p.lower().startswith("what")]
+    return Said("lives in", places[-1], False, False, sentence) if places else None
 
 
 def ended_mention(sentence: str) -> Said | None:

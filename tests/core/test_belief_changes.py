@@ -616,3 +616,34 @@ def test_a_role_said_of_a_place_or_an_employer_is_a_slot(build) -> None:
         (c.attribute, c.value, c.negated)
         for c in build(chat("I went vegan last year.", "My dad's gone vegan, of all people!"))
     }
+
+
+def test_a_home_said_across_sentences_or_without_a_person_is_read(build) -> None:
+    """ "…near Boise? That's where I live." says a home; so do "the new flat in Toronto" and
+    "bye Sacramento, hello Raleigh" (which ends the old one)."""
+    claims = build(
+        chat(
+            "What's a decent hike within an hour of Boise? That's where I live.",
+            "The commute from the new flat in Toronto is brutal; any audiobook recs?",
+            "finally got the move done, bye Toronto, hello Raleigh! how do I find a dentist",
+        )
+    )
+    moved = change(claims, "m1-1")
+    assert (moved.op, moved.value) == ("REVISE", "Toronto")
+    assert ended(claims, "m1-1").value == "Boise"
+    assert ended(claims, "m2-1").value == "Toronto"
+    assert next(c for c in claims if c.value == "Raleigh").status == "active"
+
+
+@pytest.mark.parametrize(
+    ("old", "attribute", "value"),
+    [
+        ("im a teacher, work for Lincoln Elementary.", "works at", "Lincoln Elementary"),
+        ("Officially went vegan two weeks ago!", "is", "vegan"),
+        ("accepted the offer from Bluefin Logistics today!!!", "works at", "Bluefin Logistics"),
+    ],
+)
+def test_chat_spellings_and_offers_are_read(build, old: str, attribute: str, value: str) -> None:
+    """ "im", an elided "went", "accepted the offer from X"."""
+    said = {(c.attribute, c.value, c.negated) for c in build(chat(old))}
+    assert (attribute, value, False) in said
