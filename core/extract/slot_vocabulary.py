@@ -420,8 +420,7 @@ def _meeting(clause: str, tokens: list[str]) -> Said | None:
 SUBJECT_LEFT_OUT = re.compile(
     r"^(?:just |finally |recently |also |so |officially |actually |honestly )?"
     r"(?:\w+ed|got|took|sold|bought|gave|left|made|met|drove|had|found|been|swapped|wrote|went"
-    r"|currently"
-    r"|now|still|these days|not an?)\b",
+    r"|currently|now|still|these days|not an?)\b",
     re.I,
 )
 """A sentence whose subject is left out ("Picked up a used Kia yesterday", "Not a meat eater
@@ -439,7 +438,7 @@ _TRIGGERS = frozenset(
     broke split separated divorced parted ended called together behind done finished resigned
     laid let redundant fired touched make retired farewell stolen sacked sack bust conked ghost
     bridge hung part-exchanged plant-based veggie brain confused separate item ditch fizzled
-    plug kerb curb jacked chucked knocked swore sworn kicked jumped axed slipped hung thing
+    plug kerb curb jacked chucked knocked swore sworn kicked jumped axed slipped thing
     ancient past buried gone broken survive pull""".split()
 )
 _TRIGGERS |= frozenset().union(*CUES.values()) - frozenset("here place team move".split())
@@ -510,7 +509,8 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
     )
     beside = _beside(tokens)
     out: list[Said] = []
-    for clause in _SPLIT.split(text):
+    clauses = _SPLIT.split(text)
+    for clause in clauses:
         if "?" in clause:
             continue
         if (maybe := HYPOTHETICAL.search(clause)) is not None:
@@ -519,13 +519,13 @@ def vocabulary_beliefs(sentence: str, before: str = "") -> list[Said]:
             clause = clause[: maybe.start()]
         out += _clause_beliefs(clause, words, away, beside)
     held = [s for s in out if not s.negated]
-    cue_clause = next((c for c in _SPLIT.split(text) if cue and cue.group(0) in c), "")
     if (
         cue is not None
         and len(held) == 1
         and held[0].attribute in {"drives", "has a pet", "is with"}
         and not any(cue.group(0) in s.clause for s in out)
-        and not _someone_named(cue_clause)  # "…; Robin is very much in the past": Robin's
+        # "…; Robin is very much in the past": the ending is Robin's, not the one value's
+        and not _someone_named(next((c for c in clauses if cue.group(0) in c), ""))
     ):
         # "There's no dog at ours any more — Biscuit lives with my ex now", "The Niro failed
         # its test; it got scrapped": the ending is of the one value the sentence names.

@@ -165,25 +165,24 @@ core/extract/slot_vocabulary.py `_meeting`) or "at book club on Fridays" (`is`).
 _MEETING_ATTRIBUTES = frozenset({"has", "is"})
 
 
+def _meeting_of(claim: Claim) -> re.Match[str] | None:
+    """The activity and weekday of an affirmed standing-meeting claim, else None."""
+    if claim.negated or norm_term(claim.attribute) not in _MEETING_ATTRIBUTES:
+        return None
+    return _MEETING.fullmatch(claim.value)
+
+
 def moved_meeting(claim: Claim, held: list[Claim]) -> list[Claim]:
     """The held claims a standing meeting on another day replaces: "running group on
     Saturday" after "running group on Monday" (a meeting said with two days makes no claim,
     so one activity holds one day)."""
-    new = (
-        _MEETING.fullmatch(claim.value)
-        if norm_term(claim.attribute) in _MEETING_ATTRIBUTES
-        else None
-    )
-    if new is None or claim.negated:
+    new = _meeting_of(claim)
+    if new is None:
         return []
     out = []
     for old in held:
-        was = (
-            _MEETING.fullmatch(old.value)
-            if norm_term(old.attribute) in _MEETING_ATTRIBUTES
-            else None
-        )
-        if was is None or old.negated:
+        was = _meeting_of(old)
+        if was is None:
             continue
         same = norm_term(was["what"]) == norm_term(new["what"])
         if same and was["day"].lower() != new["day"].lower():
@@ -547,8 +546,9 @@ def held_and_ended(claim: Claim, held: list[Claim]) -> list[Claim]:
     said = said_names(sentence)
     lowered = {w.lower() for w in re.findall(r"[\w&'-]+", sentence)}
     if not _speakers(sentence):  # "Luna slipped away": only the name it tells of
-        cue = ENDING.search(expand(sentence))
-        said, lowered = (_named_subject(expand(sentence), cue) if cue else set()), set()
+        expanded = expand(sentence)
+        cue = ENDING.search(expanded)
+        said, lowered = (_named_subject(expanded, cue) if cue else set()), set()
     own = set(claim.source_message_ids)
     out = []
     for old in held:

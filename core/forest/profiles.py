@@ -67,13 +67,19 @@ class ThreadProfiles:
         )
         self._trees = normalize(member @ self._profiles).tocsr()
 
+    def _vector(self, turn: str) -> sparse.csr_matrix | None:
+        """The turn's unit TF-IDF vector; None when it shares no content word with any
+        stored turn (or nothing is stored)."""
+        if self._vectorizer is None:
+            return None
+        vector = normalize(self._vectorizer.transform([turn]).log1p() @ self._idf)
+        return vector if vector.nnz else None
+
     def cosines(self, turn: str) -> dict[str, float]:
         """The turn's cosine to each trajectory's profile (empty when it shares no content
         word with any stored turn): what the build's decoder scores an exchange by."""
-        if self._vectorizer is None:
-            return {}
-        vector = normalize(self._vectorizer.transform([turn]).log1p() @ self._idf)
-        if vector.nnz == 0:
+        vector = self._vector(turn)
+        if vector is None:
             return {}
         found = (self._profiles @ vector.T).toarray().ravel()
         return dict(zip(self.trajectory_ids, found.tolist(), strict=True))
@@ -81,10 +87,8 @@ class ThreadProfiles:
     def match(self, turn: str, order: Sequence[str] = ()) -> ThreadMatch | None:
         """The best tree for `turn`, then its best trajectory (ties: latest in `order`);
         None when the turn shares no content word with any stored turn."""
-        if self._vectorizer is None:
-            return None
-        vector = normalize(self._vectorizer.transform([turn]).log1p() @ self._idf)
-        if vector.nnz == 0:
+        vector = self._vector(turn)
+        if vector is None:
             return None
         closest = np.zeros(len(self.trajectory_ids))
         np.maximum.at(closest, self._turn_owner, (self._turns @ vector.T).toarray().ravel())
