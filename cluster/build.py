@@ -49,12 +49,12 @@ from arborwiki.cluster.runtime import (
 from arborwiki.cluster.scheduling import (
     LiveWork,
     Progress,
-    StagedShards,
+    ShardRun,
+    ShardScheduler,
     Timeline,
     check_extract_package,
     check_stage_resources,
     embedding_actors,
-    fused_shards,
 )
 from arborwiki.cluster.sharding import (
     FilePartition,
@@ -530,12 +530,8 @@ def _build_shards(
     skipped = len(results)
     if todo:
         embed = embedding_actors(cfg, str(store_dir), live)
-        if uses_cache(cfg):
-            built = StagedShards(
-                todo, cfg, str(store_dir), live, timeline, extraction, progress, embed
-            ).run()
-        else:
-            built = fused_shards(todo, cfg, str(store_dir), live, timeline, progress, embed)
+        run = ShardRun(todo, cfg, str(store_dir), live, timeline, extraction, progress, embed)
+        built = ShardScheduler(run).run()
         for actor in embed[0] if embed else []:
             ray.kill(actor)
         results.update(built)

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import ray
@@ -29,6 +30,7 @@ from arborwiki.cluster.stages import (
     ShardResult,
     ShardWindows,
     WindowsStage,
+    uses_cache,
 )
 from arborwiki.core.config import Config
 from arborwiki.core.errors import InputError
@@ -174,32 +176,6 @@ def largest_first(todo: dict[int, ShardJob]) -> list[int]:
     return sorted(todo, key=lambda s: (-size[s], s))
 
 
-def fused_shards(
-    todo: dict[int, ShardJob],
-    cfg: Config,
-    store_dir: str,
-    live: LiveWork,
-    timeline: Timeline,
-    progress: Progress | None,
-    embed: EmbedPool | None = None,
-) -> dict[int, ShardResult]:
-    """Rules, uncached: one CPU task per shard does windows, extraction and compile."""
-    store = store_task_options(store_dir, cfg.extract.cache_dir or "")
-    task = ray.remote(**CompileStage.resources(cfg), max_retries=2, **store)(run_compile)
-    timeline.start("compile")
-    pending = {task.remote(cfg, store_dir, todo[s], embed): s for s in largest_first(todo)}
-    live.refs.update(pending)
-    results: dict[int, ShardResult] = {}
-    while pending:
-        [ready], _ = ray.wait(list(pending), num_returns=1)
-        results[pending.pop(ready)] = ray.get(ready)
-        live.refs.discard(ready)
-        if progress:
-            progress(len(results), len(todo))
-    timeline.end("compile")
-    return results
-
-
 def _first_line(exc: BaseException) -> str:
     """The root cause's message of a Ray error, on one line."""
     cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else exc
@@ -208,116 +184,141 @@ def _first_line(exc: BaseException) -> str:
     return lines[0][:300] if lines else type(exc).__name__
 
 
-class StagedShards:
-    """windows tasks → extraction actor pool (batches across users) → compile tasks, as an
-    event loop (`run`): each finished task submits what it unblocks."""
+@dataclass
+class ShardRun:
+    """A build's shards to run, and what their running reports to."""
 
-    def __init__(
-        self,
-        todo: dict[int, ShardJob],
-        cfg: Config,
-        store_dir: str,
-        live: LiveWork,
-        timeline: Timeline,
-        extraction: dict[str, float],
-        progress: Progress | None,
-        embed: EmbedPool | None = None,
-    ) -> None:
-        self.todo, self.cfg, self.store_dir, self.live = todo, cfg, store_dir, live
-        self.embed = embed
-        self.timeline, self.extraction, self.progress = timeline, extraction, progress
-        store = store_task_options(store_dir, cfg.extract.cache_dir or "")
-        self.windows_task = ray.remote(**WindowsStage.resources(cfg), max_retries=2, **store)(
-            run_windows
+    todo: dict[int, ShardJob]
+    cfg: Config
+    store_dir: str
+    live: LiveWork
+    timeline: Timeline
+    extraction: dict[str, float]
+    progress: Progress | None = None
+    embed: EmbedPool | None = None
+
+
+class ExtractPool:
+    """The extraction actors and their batches in flight: the least busy takes the next batch
+    (up to ACTOR_QUEUE each); `extract.pool_size` of them start (again) when none is alive."""
+
+    def __init__(self, shards: ShardRun, store: dict[str, Any]) -> None:
+        self.s, self.busy = shards, dict[Any, int]()
+        resources = ExtractStage.resources(shards.cfg)
+        self.actor_cls = ray.remote(ExtractStage).options(**resources, max_restarts=0, **store)
+
+    def take(self) -> Any | None:
+        """The actor for the next batch, or None while every actor has a full queue."""
+        for _ in range(0 if self.busy else self.s.cfg.extract.pool_size):
+            actor = self.actor_cls.remote(self.s.cfg, self.s.store_dir)
+            actor.setup.remote()
+            self.s.live.actors.append(actor)
+            self.busy[actor] = 0
+        actor = min(self.busy, key=lambda a: self.busy[a])
+        if self.busy[actor] >= ACTOR_QUEUE:
+            return None
+        self.busy[actor] += 1
+        return actor
+
+    def give_back(self, actor: Any, dead: bool) -> None:
+        if dead:
+            self.busy.pop(actor, None)
+        elif actor in self.busy:
+            self.busy[actor] = max(0, self.busy[actor] - 1)
+
+    def stop(self) -> None:
+        for actor in self.busy:
+            ray.kill(actor)
+        self.s.live.actors.clear()
+
+
+class ShardScheduler:
+    """The build's one scheduler: an event loop over Ray refs (`run`) in which each finished
+    task submits what it unblocks. Staged (an extraction cache: vLLM, OpenAI, cached rules):
+    windows tasks → the extraction actor pool (batches across users) → compile tasks; else
+    one compile task per shard cuts, extracts (rules) and compiles."""
+
+    def __init__(self, shards: ShardRun) -> None:
+        self.s, cfg = shards, shards.cfg
+        store = store_task_options(shards.store_dir, cfg.extract.cache_dir or "")
+        self.windows_task, self.compile_task = (
+            partial(
+                ray.remote(**stage.resources(cfg), max_retries=2, **store)(task).remote,
+                cfg,
+                shards.store_dir,
+            )
+            for stage, task in ((WindowsStage, run_windows), (CompileStage, run_compile))
         )
-        self.compile_task = ray.remote(**CompileStage.resources(cfg), max_retries=2, **store)(
-            run_compile
-        )
-        self.actor_cls = ray.remote(ExtractStage).options(
-            **ExtractStage.resources(cfg), max_restarts=0, **store
-        )
-        self.pending: dict[Any, tuple[str, Any]] = {}
-        self.queue: list[tuple[str, Window, int]] = []
-        self.remaining: dict[int, int] = {}
-        self.actors: dict[Any, int] = {}  # actor → batches in flight
+        self.pool = ExtractPool(shards, store)
+        self.pending: dict[Any, tuple[str, Any]] = {}  # ref → (stage, shard or (actor, shards))
+        self.queue: list[tuple[str, Window, int]] = []  # (cache key, window, shard) to draft
+        self.remaining: dict[int, int] = {}  # shard → windows not drafted yet
         self.results: dict[int, ShardResult] = {}
 
     def run(self) -> dict[int, ShardResult]:
-        for shard in largest_first(self.todo):
-            task = self.windows_task.remote(self.cfg, self.store_dir, self.todo[shard])
-            self._submit("windows", task, shard)
+        staged = uses_cache(self.s.cfg)
+        for shard in largest_first(self.s.todo):
+            if staged:
+                self._submit("windows", self.windows_task(self.s.todo[shard]), shard)
+            else:
+                self._drafted(shard, 0)
         while self.pending:
             [ready], _ = ray.wait(list(self.pending), num_returns=1)
             kind, info = self.pending.pop(ready)
-            self.live.refs.discard(ready)
+            self.s.live.refs.discard(ready)
             if kind == "windows":
                 self._windows_done(ray.get(ready))
             elif kind == "extract":
                 self._extract_done(ready, *info)
             else:
                 self.results[info] = ray.get(ready)
-                if self.progress:
-                    self.progress(len(self.results), len(self.todo))
-            self.timeline.end(kind)
-            windows_left = any(k == "windows" for k, _ in self.pending.values())
-            self._dispatch(flush=not windows_left)
-        for actor in list(self.actors):
-            ray.kill(actor)
-        self.live.actors.clear()
+                if self.s.progress:
+                    self.s.progress(len(self.results), len(self.s.todo))
+            self.s.timeline.end(kind)
+            self._dispatch(flush=all(k != "windows" for k, _ in self.pending.values()))
+        self.pool.stop()
         return self.results
 
     def _submit(self, kind: str, ref: Any, info: Any) -> None:
-        self.timeline.start(kind)
+        self.s.timeline.start(kind)
         self.pending[ref] = (kind, info)
-        self.live.refs.add(ref)
+        self.s.live.refs.add(ref)
 
-    def _compile(self, shard: int) -> None:
-        task = self.compile_task.remote(self.cfg, self.store_dir, self.todo[shard], self.embed)
-        self._submit("compile", task, shard)
+    def _drafted(self, shard: int, windows: int) -> None:
+        """`windows` more of the shard's windows have drafts: compile it when none is left."""
+        self.remaining[shard] = self.remaining.get(shard, 0) - windows
+        if self.remaining[shard] == 0:
+            self._submit("compile", self.compile_task(self.s.todo[shard], self.s.embed), shard)
 
     def _windows_done(self, found: ShardWindows) -> None:
-        self.extraction["windows"] += found.windows
-        self.extraction["cache_hits"] += found.cache_hits
-        self.remaining[found.shard] = len(found.missing)
+        self.s.extraction["windows"] += found.windows
+        self.s.extraction["cache_hits"] += found.cache_hits
         self.queue.extend((k, w, found.shard) for k, w in found.missing)
-        if not found.missing:
-            self._compile(found.shard)
+        self.remaining[found.shard] = len(found.missing)
+        self._drafted(found.shard, 0)
 
     def _extract_done(self, ready: Any, actor: Any, shards: list[int]) -> None:
-        self.actors[actor] = max(0, self.actors.get(actor, 1) - 1)
+        dead = False
         try:
             for key, value in ray.get(ready).items():
-                self.extraction[key] += value
+                self.s.extraction[key] += value
         except (ray.exceptions.RayTaskError, ray.exceptions.RayActorError) as exc:
             # The batch's users fail at compile ("no draft"), recorded per user.
             error = _first_line(exc)
             print(f"warning: extraction batch failed: {error}", file=sys.stderr)
             for shard in shards:
-                self.todo[shard].extract_error = f"extraction batch failed: {error}"
-            if isinstance(exc, ray.exceptions.RayActorError):
-                self.actors.pop(actor, None)
+                self.s.todo[shard].extract_error = f"extraction batch failed: {error}"
+            dead = isinstance(exc, ray.exceptions.RayActorError)
+        self.pool.give_back(actor, dead)
         for shard in shards:
-            self.remaining[shard] -= 1
-            if self.remaining[shard] == 0:
-                self._compile(shard)
-
-    def _new_actor(self) -> Any:
-        actor = self.actor_cls.remote(self.cfg, self.store_dir)
-        actor.setup.remote()
-        self.live.actors.append(actor)
-        self.actors[actor] = 0
-        return actor
+            self._drafted(shard, 1)
 
     def _dispatch(self, flush: bool) -> None:
-        size = self.cfg.extract.batch_size
+        """Batches of `extract.batch_size` windows (fewer once no windows task is left)."""
+        size = self.s.cfg.extract.batch_size
         while self.queue and (len(self.queue) >= size or flush):
-            if not self.actors:
-                for _ in range(self.cfg.extract.pool_size):
-                    self._new_actor()
-            actor = min(self.actors, key=lambda a: self.actors[a])
-            if self.actors[actor] >= ACTOR_QUEUE:
+            if (actor := self.pool.take()) is None:
                 return
             batch, self.queue[:] = self.queue[:size], self.queue[size:]
-            self.actors[actor] += 1
             ref = actor.process_batch.remote([(k, w) for k, w, _ in batch])
             self._submit("extract", ref, (actor, [s for _, _, s in batch]))

@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import pyarrow as pa
@@ -190,20 +190,25 @@ def with_retries(
             )
 
 
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+
+
 @runtime_checkable
-class Stage(Protocol):
+class Stage(Protocol[In, Out]):
     """What every build stage is: made from the config and the store, `resources` it asks
     Ray for, `setup` once per worker (load an engine, open a cache), then `process_batch`
-    for each unit of work (a shard's job, a batch of windows)."""
+    from its input record to its output record for each unit of work (a shard's job, a
+    batch of windows). Checked statically: `WINDOWS`, `EXTRACT`, `EMBED`, `COMPILE` below."""
 
     def __init__(self, cfg: Config, store_dir: str) -> None: ...
 
     @staticmethod
     def resources(cfg: Config) -> dict[str, float]: ...
 
-    def setup(self) -> None: ...
+    def setup(self) -> Any: ...
 
-    def process_batch(self, batch: Any) -> Any: ...
+    def process_batch(self, batch: In, /) -> Out: ...
 
 
 class WindowsStage:
@@ -426,3 +431,11 @@ class CompileStage:
         marker = {"counts": result.counts, "failures": [f.__dict__ for f in failures]}
         paths.write_text(paths.join(out, SUCCESS), json.dumps(marker, sort_keys=True))
         return result
+
+
+# Each stage's input → output, as type checkers (tests/test_packaging.py's pyright) see them.
+KeyedWindows = list[tuple[str, Window]]
+WINDOWS: type[Stage[ShardJob, ShardWindows]] = WindowsStage
+EXTRACT: type[Stage[KeyedWindows, dict[str, int]]] = ExtractStage
+EMBED: type[Stage[list[str], np.ndarray]] = EmbedStage
+COMPILE: type[Stage[ShardJob, ShardResult]] = CompileStage

@@ -26,3 +26,41 @@ def test_only_the_vllm_extractor_asks_for_gpus() -> None:
     assert ExtractStage.resources(vllm)["num_gpus"] == 2
     assert ExtractStage.resources(cpu)["num_gpus"] == 0
     assert WindowsStage.resources(vllm) == CompileStage.resources(vllm) == {"num_cpus": 1}
+
+
+def test_each_stage_names_its_input_and_output_types(tmp_path: Path) -> None:
+    """`cluster/stages.py` declares each stage as a `Stage[In, Out]` (WINDOWS, EXTRACT, EMBED,
+    COMPILE): pyright checks that every stage's `process_batch` takes and returns those
+    records, and that declaring a wrong one fails (a planted copy with a wrong output)."""
+    import json
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    source = (repo / "cluster" / "stages.py").read_text()
+    wrong = source.replace(
+        "WINDOWS: type[Stage[ShardJob, ShardWindows]]",
+        "WINDOWS: type[Stage[ShardJob, ShardResult]]",
+    )
+    assert wrong != source
+    (tmp_path / "planted.py").write_text(wrong)
+    files = [str(repo / "cluster" / "stages.py"), str(tmp_path / "planted.py")]
+    config = {
+        "include": files,
+        "extraPaths": [str(repo)],
+        "typeCheckingMode": "off",
+        "reportAssignmentType": "error",
+    }
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config))
+    result = subprocess.run(
+        [sys.executable, "-m", "basedpyright", "--outputjson", "-p", str(tmp_path)]
+        + ["--pythonpath", sys.executable],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    errors = [
+        d for d in json.loads(result.stdout)["generalDiagnostics"] if d["severity"] == "error"
+    ]
+    assert {Path(d["file"]).name for d in errors} == {"planted.py"}, errors
+    assert all("ShardResult" in d["message"] for d in errors)
