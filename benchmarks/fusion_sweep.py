@@ -2,11 +2,11 @@
 budget for each setting, for calibrating the evidence fusion on dev data only.
 
     python -m benchmarks.fusion_sweep FILE STORE --budgets 1000,2700,4000 \\
-        --grid 'base:' --grid 'cited:query.page_cited=40,query.w_page_cited=1.0'
+        --grid 'base:' --grid 'routed:query.w_routed=1.0'
 
 Each --grid is NAME:comma-separated dotted overrides (applied to configs/default.yaml).
 Each --evidence-grid is the same for settings read only *after* routing (the evidence order:
-e.g. query.routed_full_weight_slots, query.vector_full_weight_slots, query.reply_hits): every
+e.g. query.full_weight_slots, query.reply_hits): every
 question is routed once per --grid and each evidence setting reuses that route, so a sweep
 of evidence settings costs one routing pass (rows are named GRID/EVIDENCE).
 """

@@ -6,7 +6,7 @@ question by question (same store, same questions, same load), so a shared machin
 hits both alike. CPU per query is `time.process_time` around each query: the whole
 process, Lance's threads included (queries never overlap, so each is charged its own).
 
-    python -m benchmarks.query_cost FILE STORE --off query.routed_hits=0 ... --n 200
+    python -m benchmarks.query_cost FILE STORE --off query.added_hits=0 ... --n 200
 """
 
 from __future__ import annotations

@@ -315,35 +315,26 @@ class QueryConfig(Section):
     """Queries: routing to pages, the selection score S(T) of core/query/selection.py, and
     the token budget spent on evidence."""
 
-    page_route: bool = Field(
-        False,
-        description="route a question through the wiki's pages too: their threads join the "
-        "candidates, the messages they cite rank, their claims fill fact lines (off: on both "
-        "dev sets within ±0.008 answer recall of the hits' route alone once fact lines come "
-        "from the context's messages; docs/fact-lines-and-pages.md)",
+    top_pages: int = Field(
+        8,
+        ge=1,
+        description="t: pages a question is routed to when the caller asks for the page route "
+        "(`QueryService.route(use_pages=True)`; off by default: on both dev sets within ±0.008 "
+        "answer recall of the hits' route alone, docs/fact-lines-and-pages.md)",
     )
-    top_pages: int = Field(8, ge=1, description="t: pages routed to (with page_route)")
     message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
     route_hits: int = Field(20, ge=0, description="top message hits whose trajectories join C_q")
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"
     )
-    replies_to_questions_only: bool = Field(
-        True,
-        description="only a hit that asks something ('?') brings its next turn as a reply "
-        "(False: every hit ranked below reply_hits does)",
-    )
     reply_max_tokens: int = Field(
         100, ge=0, description="replies longer than this are not admitted as replies (0: any)"
-    )
-    w_text_hits: float = Field(
-        1.0, ge=0, description="weight of the full-text ranking in the message-hit fusion"
     )
     w_vector_hits: float = Field(
         1.0,
         ge=0,
-        description="weight of the vector ranking in the message-hit fusion; 1 and 1 with "
-        "fuse_hit_modes off: the store's own hybrid search (equal-weight RRF)",
+        description="weight of the vector rankings (whole message, best sentence) in the "
+        "message-hit fusion, against the full-text ranking's 1",
     )
     vector_full_weight_tokens: int = Field(
         60,
@@ -352,13 +343,13 @@ class QueryConfig(Section):
         "give the vector ranking its full weight, longer ones proportionally less (0: always "
         "full); a sentence embedder's vectors do not blur with length and keep it",
     )
-    vector_full_weight_slots: int = Field(
+    full_weight_slots: int = Field(
         30,
         ge=0,
-        description="static embedder, evidence order: the vector ranking gets its full weight "
-        "when the budget holds this many messages (of the hits' mean length), proportionally "
-        "less below (0: the same weight at every budget). 30: fit on the dev sets, see "
-        "docs/evaluation.md",
+        description="evidence order: the static embedder's vector ranking and the routed lists "
+        "get their full weight when the budget holds this many messages (of the hits' mean "
+        "length), less below (0: the same weight at every budget). 30: fit on the dev sets, "
+        "see docs/evaluation.md",
     )
     chunk_vectors_min_tokens: int = Field(
         100,
@@ -368,12 +359,6 @@ class QueryConfig(Section):
         "(0: off). 100: fit on the long-archive dev set; inactive on LoCoMo dev (short turns). "
         "Static embedder only: through the transformer it cost 5.3 s a question",
     )
-    w_chunk_hits: float = Field(
-        1.0, ge=0, description="weight of the best-sentence vector ranking in the hit fusion"
-    )
-    fuse_hit_modes: bool = Field(
-        True, description="rank message hits by our weighted RRF of text and vector searches"
-    )
     list_floor: int = Field(
         2,
         ge=0,
@@ -381,27 +366,24 @@ class QueryConfig(Section):
         "the vector ranking's top this many, in turn (core/query/fusion.py `fuse_with_floor`); "
         "2: chosen among 0–3 on three dev sets, benchmarks/results/fusion_loso.md",
     )
-    expand_threads: bool = Field(
-        True, description="after the hits, admit the other turns of hits' threads (selected)"
-    )
-    routed_hits: int = Field(
+    added_hits: int = Field(
         40,
         ge=0,
-        description="hybrid message hits searched inside the selected trajectories (0: off)",
+        description="messages each list joined to the global hits brings (0: none): hybrid "
+        "hits inside the selected trajectories, hits among the messages dated near a named day "
+        "or month, the messages the selected threads' claims (and routed pages) cite for the "
+        "question's words",
     )
     w_routed: float = Field(
-        0.5, ge=0, description="weight of a message's rank inside the selected trajectories"
-    )
-    routed_full_weight_slots: int = Field(
-        30,
+        0.5,
         ge=0,
-        description="routed lists get their full weight when the budget holds this many "
-        "messages (of the hits' mean length), proportionally less below (0: always full)",
+        description="weight of each routed list (hits inside the selected trajectories, "
+        "messages the threads' claims and routed pages cite) against the global ranking's 1",
     )
     routed_weight_power: float = Field(
         2.0,
         ge=0,
-        description="routed lists' budget scale is (slots / routed_full_weight_slots) to this "
+        description="routed lists' budget scale is (slots / full_weight_slots) to this "
         "power: above 1 the structure keeps out of small budgets of long messages faster. "
         "2: fit on both dev sets, see docs/evaluation.md",
     )
@@ -412,43 +394,12 @@ class QueryConfig(Section):
         "routed lists join: their agreement never buries the best single match (0: off). "
         "5: fit on both dev sets, see docs/evaluation.md",
     )
-    speaker_sessions: bool = Field(
-        True,
-        description="a question naming a speaker: the name leaves the full-text query and "
-        "message searches keep to the sessions that speaker speaks in (core/query/speakers.py)",
-    )
-    dated_hits: int = Field(
-        40,
-        ge=0,
-        description="questions naming a day or month: hybrid message hits searched among "
-        "the messages dated near it, fused with the global hits (0: off)",
-    )
-    w_dated: float = Field(
-        1.0,
-        ge=0,
-        description="weight of a message's rank among dated hits (the global ranking's own)",
-    )
     dated_days_after: int = Field(
         14,
         ge=0,
         description="a named period's dated messages run from its first day to this many "
         'days after it: an event is told of in the sessions that follow it ("yesterday", '
         '"last week", "two weeks ago")',
-    )
-    page_cited: int = Field(
-        40, ge=0, description="messages cited by routed pages' matching lines that join (0: off)"
-    )
-    w_page_cited: float = Field(
-        0.5, ge=0, description="weight of a message's rank among the routed pages' citations"
-    )
-    claim_cited: int = Field(
-        40,
-        ge=0,
-        description="messages cited by the selected threads' claims sharing the question's "
-        "words that join (0: off)",
-    )
-    w_claim_cited: float = Field(
-        0.5, ge=0, description="weight of a message's rank among the threads' claim citations"
     )
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
@@ -590,12 +541,26 @@ class Config(Section):
     store: StoreConfig = Field(default_factory=StoreConfig)
 
 
-RENAMED_KEYS = {"wiki.shard_size": "wiki.subpage_size"}  # old → new ("shard": the Ray user shard)
+RENAMED_KEYS = {  # old → new
+    "wiki.shard_size": "wiki.subpage_size",  # "shard": the Ray user shard
+    # one setting since 2026-12-06 (each pair or group always shared its value; fit_settings.md)
+    "query.vector_full_weight_slots": "query.full_weight_slots",
+    "query.routed_full_weight_slots": "query.full_weight_slots",
+    "query.routed_hits": "query.added_hits",
+    "query.dated_hits": "query.added_hits",
+    "query.page_cited": "query.added_hits",
+    "query.claim_cited": "query.added_hits",
+    "query.w_page_cited": "query.w_routed",
+    "query.w_claim_cited": "query.w_routed",
+}
 RETIRED_KEYS = frozenset(
     {"query.thread_by_distance", "query.expand_hit_trajectories", "query.no_replies_for_lists"}
     | {"query.entity_queries", "query.w_entity_queries"}
     | {"query.rrf_k", "query.hybrid_rrf_k", "query.bm25_k1", "query.bm25_b"}
     | {"query.dated_days_before", "query.fact_full_weight_slots"}
+    | {"query.page_route", "query.fuse_hit_modes", "query.expand_threads"}
+    | {"query.replies_to_questions_only", "query.w_text_hits", "query.w_chunk_hits"}
+    | {"query.w_dated", "query.speaker_sessions"}
     | {
         f"viewer.{k}"
         for k in (
@@ -612,7 +577,12 @@ RETIRED_KEYS = frozenset(
 """Removed settings an old file or --set may still name (it loads, with a warning): query
 switches that were off by default and measured as no gain (benchmarks/results/
 quality_levers.md: thread_by_distance, …, entity sub-queries; fit_settings.md: a dated
-window's days before, the fact lines' budget scale), the literature's constants
+window's days before, the fact lines' budget scale; switches whose off state was measured
+worse on the dev sets: fuse_hit_modes, expand_threads, replies_to_questions_only,
+speaker_sessions (docs/evaluation.md, fit_settings.md); the page
+route, off by default, asked for per call), weights that were 1 against a ranking of weight 1
+(only their ratio counts: w_text_hits, w_chunk_hits as the vector ranking's, w_dated as the
+global ranking's), the literature's constants
 that were never tuned (RRF's k = 60 and BM25's k1 = 1.2, b = 0.75, now `core.query.fusion.
 RRF_K` and `core.query.user_search.BM25_K1`/`BM25_B`, pinned by hand-computed tests) and the
 viewer's drawing geometry (constants of core/viewer/)."""
@@ -647,8 +617,8 @@ def _rename_old_keys(data: dict[str, Any]) -> None:
         new_leaf = new.split(".")[1]
         node = data.get(section)
         if isinstance(node, dict) and old_leaf in node:
-            if new_leaf in node:
-                raise ValueError(f"{old} is the old name of {new}: give one")
+            if new_leaf in node and node[new_leaf] != node[old_leaf]:
+                raise ValueError(f"{old} is an old name of {new}: give one value")
             _renamed(old)
             node[new_leaf] = node.pop(old_leaf)
 

@@ -15,7 +15,7 @@ def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
     Titles are listed with "; " between them: a trajectory's title is itself a list of
     terms ("beef, chili"), and two titles must not read as three."""
     lines = [f"Q ({result['user_id']}): {result['question']}"]
-    if result["pages"]:  # with query.page_route on
+    if result["pages"]:  # when the page route was asked for
         pages = TITLE_SEPARATOR.join(f"{p['kind']}:{p['title']}" for p in result["pages"][:4])
         lines.append(f"  routed pages: {pages}")
     chosen = TITLE_SEPARATOR.join(t["title"] for t in result["trajectories"][:4])

@@ -29,17 +29,34 @@ VARIANTS = (
     "flat_hybrid",
     "full_context",
 )
+
+
 # Ablations: arborwiki with one structural part switched off (config overrides on the same
 # store). `no_wiki` (no page routing) and `with_pages` (page routing, off by default since
 # issue 34) are variants above.
-ABLATIONS: dict[str, dict[str, object]] = {
+class _NoExpansion(QueryService):
+    """No hit brings its reply or the other turns of its thread."""
+
+    def expanded_trajectories(self, route: Route) -> list[str]:
+        return []
+
+
+class _NoClaimCitations(QueryService):
+    """The messages the selected threads' claims cite for the question's words, not fused."""
+
+    def _claim_cited(self, *args: object) -> list[MessageRef]:
+        return []
+
+
+# Ablations: a setting changed, or (parts that have no setting) the query service with that
+# part taken out, on the same store.
+ABLATIONS: dict[str, dict[str, object] | type[QueryService]] = {
     # The S(T) coverage terms switched back on (off by default since they were measured to
     # cost coverage): what the coverage-aware greedy S(T) adds over the top k by s_rank.
     "coverage_terms": {"coverage_terms": True},
-    "no_expansion": {"reply_hits": 0, "expand_threads": False},
+    "no_expansion": _NoExpansion,
     "no_claims": {"claim_budget_share": 0.0},
-    # The messages the selected threads' claims cite for the question's words, not fused.
-    "no_claim_citations": {"claim_cited": 0},
+    "no_claim_citations": _NoClaimCitations,
 }
 FLAT_MODES: dict[str, SearchMode] = {
     "flat_bm25": "text",
@@ -99,11 +116,9 @@ class Variants:
         self._routes: dict[tuple[str, str, bool], Route] = {}
         self._ablated: dict[str, QueryService] = {}
 
-    def route(self, qa: QA, use_pages: bool | None = None) -> Route:
+    def route(self, qa: QA, use_pages: bool = False) -> Route:
         """Routing is shared by the variants that differ only after it (one question at a
-        time); `use_pages` None is the service's default (`query.page_route`)."""
-        if use_pages is None:
-            use_pages = self.service.cfg.query.page_route
+        time); `use_pages`: the page route too (off by default, `with_pages`)."""
         key = (qa.user_id, qa.question, use_pages)
         if key not in self._routes:
             if len(self._routes) > 8:
@@ -131,10 +146,11 @@ class Variants:
     def ablated(self, qa: QA, budgets: list[int], name: str) -> dict[int, Context]:
         """arborwiki on the same store with one part switched off (see ABLATIONS)."""
         if name not in self._ablated:
-            cfg = self.service.cfg.model_copy(deep=True)
-            for key, value in ABLATIONS[name].items():
+            cfg, part = self.service.cfg.model_copy(deep=True), ABLATIONS[name]
+            service_cls = part if isinstance(part, type) else QueryService
+            for key, value in part.items() if isinstance(part, dict) else ():
                 setattr(cfg.query, key, value)
-            self._ablated[name] = QueryService(self.reader, self.service.embedder, cfg)
+            self._ablated[name] = service_cls(self.reader, self.service.embedder, cfg)
         service = self._ablated[name]
         return self.answered(service.route(qa.user_id, qa.question), budgets, service)
 

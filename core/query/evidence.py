@@ -16,10 +16,10 @@ Measured on LoCoMo dev (benchmarks/results/locomo_dev.md): re-ordering hits for 
 diversity (the best hit of each selected trajectory first) lost coverage at 1K tokens and
 gained nothing at 2.7K/4K, so the selection decides which messages join a hit, not the
 order of the hits themselves.
-With `replies_to_questions_only`, only a hit that asks something brings its reply: the
-turn after a statement answers nothing the hit said, and at small budgets such replies took
-the slots of further hits (LoCoMo dev at 1K tokens: multi-hop 0.493 → 0.523, all 0.743 →
-0.756; the long dev set, where replies are long and rarely admitted, unchanged).
+Only a hit that asks something brings its reply: the turn after a statement answers nothing
+the hit said, and at small budgets such replies took the slots of further hits (LoCoMo dev
+at 1K tokens: multi-hop 0.493 → 0.523, all 0.743 → 0.756; the long dev set, where replies
+are long and rarely admitted, unchanged; every reply: LoCoMo −1.2 at 1K, fit_settings.md).
 A reply longer than `reply_max_tokens` is not admitted as a reply: a long message carries
 its own context, and on archives of long messages a reply costs a whole hit's slot.
 Whole messages only; a message that does not fit is skipped, smaller ones may follow.
@@ -65,9 +65,7 @@ def expand_evidence(
     budget_tokens: int,
     rule: TokenConfig,
     reply_hits: int = 0,
-    threads: bool = True,
     reply_max_tokens: int | None = None,
-    replies_to_questions_only: bool = False,
     first: list[MessageRef] | None = None,
 ) -> Budget:
     """Admit messages in the order above; `neighbours` maps snapshot id → its messages,
@@ -80,7 +78,7 @@ def expand_evidence(
 
     def offer_hit(hit: Hit[MessageRef]) -> None:
         budget.offer(hit.record, "hit")
-        if replies_to_questions_only and not asks(hit.record):
+        if not asks(hit.record):
             return
         if hit.rank < reply_hits and hit.record.trajectory_id in chosen:
             reply = _next_turn(hit.record, neighbours)
@@ -91,9 +89,7 @@ def expand_evidence(
 
     for hit in ranked:
         offer_hit(hit)
-    threaded = [
-        h for h in ranked if threads and h.record.trajectory_id in chosen and h.record.snapshot_id
-    ]
+    threaded = [h for h in ranked if h.record.trajectory_id in chosen and h.record.snapshot_id]
     # Each snapshot once, in its best hit's order: a second pass over it could admit nothing
     # (its turns are admitted, or did not fit a budget that has only filled since).
     for snapshot_id in dict.fromkeys(h.record.snapshot_id or "" for h in threaded):

@@ -110,12 +110,12 @@ class ClaimLine(BaseModel):
 class QueryResult(BaseModel):
     """A question's evidence: selected trajectories, cited messages in rank order, claim
     lines (changed beliefs, `now:` values, facts), and the wiki pages it was routed through
-    (with `query.page_route`, off by default)."""
+    (with the page route, off by default: `QueryService.route(use_pages=True)`)."""
 
     user_id: str = Field(description="the memory owner asked about")
     question: str = Field(description="the question as asked")
     pages: list[PageRef] = Field(
-        description="wiki pages routed to, best first (empty unless query.page_route is on)"
+        description="wiki pages routed to, best first (empty unless the page route was asked for)"
     )
     candidate_trajectories: int = Field(description="trajectories the routing considered")
     trajectories: list[SelectedTrajectory] = Field(description="those selected, best first")

@@ -88,7 +88,7 @@ class Route:
     # Ranked lists fused into the evidence order (weight, messages): routed-trajectory hits
     # and page citations; their weight is scaled per budget (see QueryService.evidence_hits).
     routed_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)
-    # The text and vector rankings fused into `hits` (fuse_hit_modes), kept so the evidence
+    # The text and vector rankings fused into `hits`, kept so the evidence
     # order can re-weigh the vector ranking per budget (see QueryService.evidence_hits).
     hit_lists: list[tuple[float, list[MessageRef]]] = field(default_factory=list)
     # Hits among the messages dated near the days or months the question names (see
@@ -121,17 +121,18 @@ class QueryService:
         self.reader, self.embedder, self.cfg = reader, embedder, cfg
 
     def route(
-        self, user_id: str, question: str, k: int | None = None, use_pages: bool | None = None
+        self, user_id: str, question: str, k: int | None = None, use_pages: bool = False
     ) -> Route:
-        """Steps 1–2: pages (`use_pages`, default `query.page_route`) and message hits → C_q
-        → greedy S(T) selection."""
+        """Steps 1–2: message hits (and with `use_pages` the top `query.top_pages` wiki pages)
+        → C_q → greedy S(T) selection. The page route is off unless asked for: on both dev
+        sets it was within ±0.008 answer recall of the hits' route alone
+        (docs/fact-lines-and-pages.md)."""
         if not user_id:
             raise ValueError("user_id is required")
         if not question.strip():
             raise ValueError("question is empty")
         _at_least_one("k", k)
         qc = self.cfg.query
-        use_pages = qc.page_route if use_pages is None else use_pages
         vector = np.asarray(self.embedder.embed([question])[0]).tolist()
         # Searches run in memory over the user's rows (a fraction of a millisecond each), so
         # one after the other: a thread hop would cost more than it overlaps.
@@ -169,8 +170,6 @@ class QueryService:
         )
 
     def _named_speakers(self, user_id: str, question: str) -> list[str]:
-        if not self.cfg.query.speaker_sessions:
-            return []
         return named_speakers(question, self.reader.speaker_names(user_id))
 
     def dated_hits(
@@ -185,19 +184,20 @@ class QueryService:
         The question's words often miss the answer ("yesterday I went bowling", said on the
         17th); its date does not."""
         qc = self.cfg.query
-        if not (info.periods and qc.dated_hits):
+        if not (info.periods and qc.added_hits):
             return []
         near = NearPeriods(info.periods, before=0, after=qc.dated_days_after)
         found = self.reader.search_messages(
-            user_id, info.text, vector, qc.dated_hits, "hybrid", dates=near, speakers=speakers
+            user_id, info.text, vector, qc.added_hits, "hybrid", dates=near, speakers=speakers
         )
         return [h.record for h in found]
 
     def _message_hits(
         self, user_id: str, question: str, vector: list[float], speakers: Sequence[str] = ()
     ) -> tuple[list[Hit[MessageRef]], list[tuple[float, list[MessageRef]]]]:
-        """The store's hybrid search, or (fuse_hit_modes) our weighted RRF of its text and
-        vector searches. Which one to trust depends on the vectors and on the question.
+        """Our weighted RRF of the store's text and vector searches (the store's own hybrid
+        search, equal-weight RRF, lost 11.6 points at 1K on the long set: fit_settings.md).
+        Which one to trust depends on the vectors and on the question.
         Static vectors: one per message blurs over long messages, so the vector ranking weighs
         less there (and at small budgets), full text carries more of the signal. A sentence
         embedder's vectors do not blur; there the question decides: full text weighs its
@@ -209,15 +209,12 @@ class QueryService:
         qc = self.cfg.query
         words = without_names(question, speakers) if speakers else question
         n = qc.message_hits
-        if not qc.fuse_hit_modes:
-            found = self.reader.search_messages(user_id, words, vector, n, speakers=speakers)
-            return found, [], 1.0
         search = self.reader.search_messages
         text = search(user_id, words, vector, n, "text", speakers=speakers)
         dense = search(user_id, question, vector, n, "vector", speakers=speakers)
         texts = [h.record for h in text]
         refs = texts + [h.record for h in dense]
-        w_text, w_vector = qc.w_text_hits, qc.w_vector_hits
+        w_text, w_vector = 1.0, qc.w_vector_hits
         static = self.embedder.static
         if not static:  # a question in other words than the archive's leans on the vectors
             w_text *= self.reader.lexical_reach(user_id, words)
@@ -235,7 +232,7 @@ class QueryService:
         if sentence_vectors and refs and mean >= qc.chunk_vectors_min_tokens:
             pool = list({r.message.message_id: r for r in refs}.values())
             lists.append(
-                (qc.w_chunk_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
+                (qc.w_vector_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
             )
         fused = fuse_with_floor(lists, self._floor(), RRF_K, qc.message_hits)
         return fused, lists, length_share
@@ -252,29 +249,37 @@ class QueryService:
         """What the structure ranks besides the global hits: hits searched inside the
         selected threads (`selected`: their trajectories), the messages the routed pages
         cite for the question's words, and those the threads' claims cite for them (each off
-        when its weight or count is 0)."""
+        when `w_routed` or `added_hits` is 0)."""
         qc = self.cfg.query
         lists: list[tuple[float, list[MessageRef]]] = []
         inside = None
-        if qc.routed_hits and qc.w_routed and selected:
-            inside = self.reader.search_messages(
-                user_id, info.text, vector, qc.routed_hits, "hybrid", selected
-            )
+        n = qc.added_hits
+        if not (n and qc.w_routed):
+            return lists
+        if selected:
+            inside = self.reader.search_messages(user_id, info.text, vector, n, "hybrid", selected)
         words = subject_free_stems(info)
         cited_refs: list[MessageRef] = []
-        if qc.page_cited and qc.w_page_cited and pages:
-            cited_refs = self._refs(user_id, page_citations(pages, words, qc.page_cited), hits)
-        claimed: list[MessageRef] = []
-        if qc.claim_cited and qc.w_claim_cited and selected:
-            claims = self.reader.claims(user_id, selected)
-            claimed = self._refs(user_id, claim_citations(claims, words, qc.claim_cited), hits)
+        if pages:
+            cited_refs = self._refs(user_id, page_citations(pages, words, n), hits)
+        claimed = self._claim_cited(user_id, words, selected, hits)
         if inside is not None:
             lists.append((qc.w_routed, [h.record for h in inside]))
         if cited_refs:
-            lists.append((qc.w_page_cited, cited_refs))
+            lists.append((qc.w_routed, cited_refs))
         if claimed:
-            lists.append((qc.w_claim_cited, claimed))
+            lists.append((qc.w_routed, claimed))
         return lists
+
+    def _claim_cited(
+        self, user_id: str, words: set[str], selected: list[str], hits: list[Hit[MessageRef]]
+    ) -> list[MessageRef]:
+        """The messages the selected threads' claims sharing the question's words cite."""
+        if not selected:
+            return []
+        claims = self.reader.claims(user_id, selected)
+        n = self.cfg.query.added_hits
+        return self._refs(user_id, claim_citations(claims, words, n), hits)
 
     def _refs(
         self, user_id: str, message_ids: list[str], hits: list[Hit[MessageRef]]
@@ -288,34 +293,35 @@ class QueryService:
     def evidence_hits(self, route: Route, budget_tokens: int) -> list[Hit[MessageRef]]:
         """The global hits fused with the routed lists. The routed lists' weight scales with
         the number of messages the budget holds (budget / mean hit length, against
-        `routed_full_weight_slots`): when only a handful of long messages fit, the most
+        `full_weight_slots`): when only a handful of long messages fit, the most
         precise ranking (the global one) decides them; with room for dozens, the structure's
         candidates join."""
         qc = self.cfg.query
         slots = self._slots(route, budget_tokens)
         hits = route.hits
-        if qc.vector_full_weight_slots and len(route.hit_lists) >= 2 and self.embedder.static:
+        if qc.full_weight_slots and len(route.hit_lists) >= 2 and self.embedder.static:
             # Few slots: the sharper ranking (full text) decides; many: the vectors join, and
             # the discount for long messages' blurred vectors fades with them (with room for
             # many messages a blurred hit costs one slot of many, not one of four).
             (w_text, texts), (w_dense, dense), *others = route.hit_lists
-            v_scale = min(1.0, slots / qc.vector_full_weight_slots)
+            v_scale = min(1.0, slots / qc.full_weight_slots)
             share = route.vector_length_share
             dense_scale = v_scale * (share + (1.0 - share) * v_scale) / share
             if v_scale < 1.0 or dense_scale != 1.0:  # else route.hits' own fusion
                 lists = [(w_text, texts), (w_dense * dense_scale, dense)]
                 lists += [(w * v_scale, refs) for w, refs in others]
                 hits = fuse_hits(lists, RRF_K, qc.message_hits)  # static: no floor
-        if route.dated and qc.w_dated:
+        if route.dated:
             # A named day or month is the question's own constraint: its ranking joins the
-            # global one at every budget, not scaled away like the structure's lists.
+            # global one at the global one's weight and every budget, not scaled away like
+            # the structure's lists.
             ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
-            hits = fuse_hits([(1.0, ranked), (qc.w_dated, route.dated)], RRF_K)
+            hits = fuse_hits([(1.0, ranked), (1.0, route.dated)], RRF_K)
         if not route.routed_lists:
             return hits
         scale = 1.0
-        if qc.routed_full_weight_slots:
-            scale = min(1.0, slots / qc.routed_full_weight_slots) ** qc.routed_weight_power
+        if qc.full_weight_slots:
+            scale = min(1.0, slots / qc.full_weight_slots) ** qc.routed_weight_power
         ranked = [h.record for h in sorted(hits, key=lambda h: h.rank)]
         lists = [(1.0, ranked), *((w * scale, refs) for w, refs in route.routed_lists)]
         return lead_with(ranked[: qc.global_lead], fuse_hits(lists, RRF_K))
@@ -329,7 +335,7 @@ class QueryService:
     def _slots(self, route: Route, budget_tokens: int) -> float:
         """How many messages of the top hits' mean length the budget holds."""
         qc = self.cfg.query
-        top = route.hits[: qc.routed_full_weight_slots or qc.vector_full_weight_slots or None]
+        top = route.hits[: qc.full_weight_slots or None]
         if not top:
             return float(budget_tokens)
         mean = sum(h.record.tokens(self.cfg.tokens) for h in top)
@@ -369,9 +375,7 @@ class QueryService:
             neighbours,
             rule=self.cfg.tokens,
             reply_hits=0 if self._no_replies(route.info) else qc.reply_hits,
-            threads=qc.expand_threads,
             reply_max_tokens=qc.reply_max_tokens or None,
-            replies_to_questions_only=qc.replies_to_questions_only,
             first=first,
         )
 

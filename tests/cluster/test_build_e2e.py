@@ -60,9 +60,7 @@ def test_rerun_skips_done_shards_and_writes_nothing(example_store, cfg: Config) 
 
 def test_query_actor_cites_only_the_users_own_messages(example_store, cfg: Config) -> None:
     store_dir, _ = example_store
-    routed = cfg.model_copy(deep=True)
-    routed.query.page_route = True  # off by default: the routed pages are the user's too
-    actor = start_query_actor(str(store_dir), routed, detached=False)
+    actor = start_query_actor(str(store_dir), cfg, detached=False)
     store = LanceStore(store_dir)
     for user in ("alice", "o'connor"):
         result = ray.get(actor.query.remote(user, "Where do they live now?", 5, 300))
@@ -70,7 +68,7 @@ def test_query_actor_cites_only_the_users_own_messages(example_store, cfg: Confi
         cited = {e["message_id"] for e in result["evidence"]}
         assert cited and cited <= own
         assert result["context_tokens"] <= 300
-        assert result["trajectories"] and result["pages"]
+        assert result["trajectories"] and result["pages"] == []  # the page route: asked per call
     nobody = ray.get(actor.query.remote("x' OR '1'='1", "Where do they live now?", 5, 300))
     assert nobody["evidence"] == [] and nobody["pages"] == []
     ray.kill(actor)

@@ -68,7 +68,8 @@ def test_the_room_fact_lines_leave_goes_back_to_messages(store: str) -> None:
 
 def test_the_page_route_is_off_by_default_and_on_when_asked(store: str) -> None:
     """Measured as no gain once fact lines come from the context's messages (issue 34):
-    `query.page_route` off routes by message hits alone; on, the wiki's pages join."""
-    assert open_service(store, load_config()).query("mel", QUESTION).pages == []
-    on = open_service(store, load_config(overrides=["query.page_route=true"]))
-    assert on.query("mel", QUESTION).pages
+    a query routes by message hits alone; a caller that asks for the page route
+    (`route(use_pages=True)`, the `with_pages` evaluation variant) gets the wiki's pages too."""
+    service = open_service(store, load_config())
+    assert service.query("mel", QUESTION).pages == []
+    assert service.evidence(service.route("mel", QUESTION, use_pages=True)).pages

@@ -138,7 +138,7 @@ def _service(**query: object) -> QueryService:
     """No store: these tests route by hand. The bundled static embedder (its vector weight
     follows the budget; a sentence embedder's does not: tests/test_query_vector_trust.py)."""
     cfg = Config()
-    cfg.query = cfg.query.model_copy(update={"routed_full_weight_slots": 0, **query})
+    cfg.query = cfg.query.model_copy(update=query)
     return QueryService(reader=None, embedder=StaticEmbedder(), cfg=cfg)  # type: ignore[arg-type]
 
 
@@ -146,8 +146,8 @@ def test_vector_weight_follows_the_slots_the_budget_holds() -> None:
     # Messages of 100 words (134 tokens): the text ranking says a, b; the vector says c, a.
     a, b, c = (_long_ref(m, 100) for m in "abc")
     route = _route([a, c, b], texts=[a, b], dense=[c, a])
-    off = _service(vector_full_weight_slots=0)
-    on = _service(vector_full_weight_slots=30)
+    off = _service(full_weight_slots=0)
+    on = _service(full_weight_slots=30)
     ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
     # Off: the route's own (equal-weight) order at every budget.
     assert ids(off.evidence_hits(route, 400)) == ["a", "c", "b"]
@@ -166,7 +166,7 @@ def test_a_long_message_discount_fades_as_the_budget_holds_more_messages() -> No
         "u", discounted.info, [], discounted.hits, [], [], [],
         [(1.0, [a, b]), (0.25, [c, a])], vector_length_share=0.25,
     )  # fmt: skip
-    on = _service(vector_full_weight_slots=30)
+    on = _service(full_weight_slots=30)
     ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
     # 3 slots (v = 0.0995): the weight 0.25 · 0.0995 · (0.25 + 0.75 · 0.0995) / 0.25 = 0.032,
     # and the text ranking decides, as before the fade.
@@ -192,9 +192,9 @@ def test_routed_lists_keep_out_of_small_budgets_by_power() -> None:
     plain = _route([a, b], texts=[a, b], dense=[a, b])
     route = Route("u", plain.info, [], plain.hits, [], [], [(1.0, [b])], plain.hit_lists)
     ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
-    linear = _service(routed_full_weight_slots=30, routed_weight_power=1.0, global_lead=0)
+    linear = _service(full_weight_slots=30, routed_weight_power=1.0, global_lead=0)
     assert ids(linear.evidence_hits(route, 400)) == ["b", "a"]
-    squared = _service(routed_full_weight_slots=30, routed_weight_power=2.0, global_lead=0)
+    squared = _service(full_weight_slots=30, routed_weight_power=2.0, global_lead=0)
     assert ids(squared.evidence_hits(route, 400)) == ["a", "b"]
 
 

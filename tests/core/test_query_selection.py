@@ -73,14 +73,17 @@ def test_every_term_of_s_with_its_spec_weight() -> None:
     assert s_score(c, Targets(), Coverage(), CFG).parts["count"] == 0.0  # not a count question
 
 
-def _ref(mid: str, words: int, turn: int, snapshot: str, trajectory: str) -> MessageRef:
-    message = make_message(mid, " ".join(["w"] * words), turn_index=turn, speaker="A")
+def _ref(
+    mid: str, words: int, turn: int, snapshot: str, trajectory: str, asks: bool = False
+) -> MessageRef:
+    text = " ".join(["w"] * words) + ("?" if asks else "")
+    message = make_message(mid, text, turn_index=turn, speaker="A")
     return MessageRef(message, snapshot, trajectory)
 
 
 def test_evidence_order_and_budget() -> None:
     # tokens = ceil(1.3·words) + 4: 10 words → 17, 5 words → 11, 20 words → 30.
-    h0, h1 = _ref("h0", 10, 0, "s1", "t1"), _ref("h1", 20, 5, "s2", "t2")
+    h0, h1 = _ref("h0", 10, 0, "s1", "t1", asks=True), _ref("h1", 20, 5, "s2", "t2")
     h2, reply = _ref("h2", 5, 0, "s3", "t3"), _ref("r", 5, 1, "s1", "t1")
     hits = [Hit(h0, 0, 1.0), Hit(h1, 1, 0.9), Hit(h2, 2, 0.8)]
     neighbours = {"s1": [h0, reply]}
@@ -112,15 +115,13 @@ def test_only_a_hit_that_asks_brings_its_reply() -> None:
     hits = [Hit(said, 0, 1.0), Hit(asked, 1, 0.9)]
     neighbours = {"s1": [said, said_next], "s2": [asked, answer]}
     args = (hits, ["t1", "t2"], neighbours, 100, TokenConfig())
-    only = expand_evidence(*args, reply_hits=5, replies_to_questions_only=True)
+    only = expand_evidence(*args, reply_hits=5)
     assert [(a.ref.message.message_id, a.why) for a in only.admitted] == [
         ("said", "hit"),
         ("asked", "hit"),
         ("answer", "reply"),
         ("said+1", "thread"),
     ]
-    every = expand_evidence(*args, reply_hits=5)
-    assert [a.why for a in every.admitted] == ["hit", "reply", "hit", "reply"]
 
 
 @pytest.mark.parametrize(

@@ -170,7 +170,7 @@ def _a_named_month_brings_its_messages(store: str, cfg: Config) -> None:
     """ "What happened in March?" shares no word with what alice said on 22 March 2024: the
     month it names brings those messages (dated hits), and without them it does not."""
     off = cfg.model_copy(deep=True)
-    off.query.dated_hits = 0
+    off.query.added_hits = 0
     question = "What happened in March?"
     with_dates, without = open_service(store, cfg), open_service(store, off)
     route = with_dates.route("alice", question)
