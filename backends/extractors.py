@@ -62,7 +62,7 @@ def extractor_fingerprint(cfg: ExtractConfig) -> dict[str, Any]:
     ident: dict[str, Any] = {
         "backend": cfg.backend,
         "max_keywords": cfg.max_keywords,
-        "max_terms": cfg.max_terms,
+        "max_terms": cfg.max_keywords,  # one cap since 2026-12-06: cached drafts stay valid
     }
     if cfg.backend == "rules":
         ident["rules_code"] = _rules_code()

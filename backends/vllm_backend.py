@@ -46,7 +46,7 @@ def build_llm(model: str, tensor_parallel_size: int = 1, **engine_kwargs: Any) -
 
 def build_engine(cfg: ExtractConfig, **engine_kwargs: Any) -> Any:
     """One vLLM engine for `cfg.model`: `cfg.engine_args`, then kwargs, go to `vllm.LLM`."""
-    return build_llm(cfg.model, cfg.tensor_parallel_size, **{**cfg.engine_args, **engine_kwargs})
+    return build_llm(cfg.model, **{**cfg.engine_args, **engine_kwargs})
 
 
 def schema_sampling_params(schema: dict[str, Any], temperature: float, max_tokens: int) -> Any:

@@ -61,7 +61,7 @@ class QueryActor:
         self.service = open_service(store_path, cfg, refresh_seconds)
         self._answerer: Answerer | None = None
         self._writes: MemoryWrites | None = None
-        self._sites = SiteCache(self.service.reader, cfg.viewer)  # type: ignore[arg-type]  # Lance reader
+        self._sites = SiteCache(self.service.reader)  # type: ignore[arg-type]  # Lance reader
 
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
@@ -117,7 +117,7 @@ class QueryActor:
         own writes did not touch keep their cached rows."""
         moved = follow_now(self.service, self._writes.touched() if self._writes else {})
         if moved:
-            self._sites = SiteCache(self.service.reader, self.cfg.viewer)  # type: ignore[arg-type]
+            self._sites = SiteCache(self.service.reader)  # type: ignore[arg-type]
         return moved
 
     def store_path(self) -> str:
@@ -153,7 +153,7 @@ class QueryActor:
         except Exception:
             if not repin_after_failure(self.service):
                 raise
-            self._sites = SiteCache(self.service.reader, self.cfg.viewer)  # type: ignore[arg-type]
+            self._sites = SiteCache(self.service.reader)  # type: ignore[arg-type]
             return getattr(self, method)(*args)
 
     def current_run(self) -> str | None:

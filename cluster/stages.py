@@ -245,7 +245,7 @@ class WindowsStage:
 
 class ExtractStage:
     """Batches of windows (from many users) → drafts into the cache. One engine per actor,
-    loaded in `setup`; vLLM actors ask for `tensor_parallel_size` GPUs (or extract.num_gpus)."""
+    loaded in `setup`; vLLM actors ask for `extract.gpus_per_engine` GPUs."""
 
     def __init__(self, cfg: Config, store_dir: str) -> None:
         self.cfg = cfg
@@ -259,8 +259,7 @@ class ExtractStage:
     def resources(cfg: Config) -> dict[str, float]:
         ecfg = cfg.extract
         if ecfg.backend == "vllm":
-            gpus = ecfg.tensor_parallel_size if ecfg.num_gpus is None else ecfg.num_gpus
-            return {"num_gpus": gpus, "num_cpus": ecfg.actor_num_cpus}
+            return {"num_gpus": ecfg.gpus_per_engine, "num_cpus": ecfg.actor_num_cpus}
         return {"num_cpus": 0}  # openai waits on HTTP; rules (cache_rules) is light
 
     def setup(self) -> None:

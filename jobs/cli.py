@@ -248,18 +248,18 @@ def export_html_cmd(
     user: str = typer.Option(..., "--user", "-u", help="memory owner (always required)"),
     out: str = typer.Option(..., "--out", "-o", help="directory for the site"),
     page_nodes: int | None = typer.Option(
-        None, "--page-nodes", min=1, help="snapshots per forest page (viewer.forest_page_nodes)"
+        None,
+        "--page-nodes",
+        min=1,
+        help="snapshots per forest page (one time window: keeps each drawing small; 80)",
     ),
-    config: str | None = ConfigOpt,
-    set: list[str] | None = SetOpt,
 ) -> None:
     """Write one user's wiki, forest and belief timelines as a static HTML site."""
+    from arborwiki.core.viewer.options import ViewerOptions
     from arborwiki.jobs.export_html import export_html
 
-    cfg = config_from(config, set).viewer
-    if page_nodes is not None:
-        cfg.forest_page_nodes = page_nodes
-    count = export_html(store, user, out, cfg)
+    options = ViewerOptions() if page_nodes is None else ViewerOptions(page_nodes)
+    count = export_html(store, user, out, options)
     print(f"wrote {count} files to {out}; open {out}/index.html")
 
 

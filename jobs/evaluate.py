@@ -18,6 +18,7 @@ from arborwiki.core.evaluation.long_archive import archive_tokens, long_owner
 from arborwiki.core.evaluation.metrics import aggregate, score
 from arborwiki.core.evaluation.report import render_report
 from arborwiki.core.evaluation.variants import VARIANTS, Variants
+from arborwiki.core.tokens import TOKEN_RULE
 
 LONG_OWNER = "long-dev"
 
@@ -30,7 +31,7 @@ def write_long_archive(file: str, out_file: str, merge_turns: int, cfg: Config) 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps([owner], ensure_ascii=False))
     messages = sum(len(v) for v in owner["conversation"].values() if isinstance(v, list))
-    tokens = archive_tokens(owner, cfg.tokens.words_factor, cfg.tokens.per_message)
+    tokens = archive_tokens(owner, TOKEN_RULE.words_factor, TOKEN_RULE.per_message)
     return {
         "file": str(path),
         "messages": messages,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from arborwiki.cluster.local_service import site_inputs
-from arborwiki.core.viewer import ViewerConfig, render_site
+from arborwiki.core.viewer import ViewerOptions, render_site
 
 
-def export_html(store: str, user_id: str, out: str, cfg: ViewerConfig | None = None) -> int:
+def export_html(store: str, user_id: str, out: str, cfg: ViewerOptions | None = None) -> int:
     """Write the site under `out` (created if needed); returns the number of files."""
     files = render_site(site_inputs(store, user_id), cfg)
     if not files:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from arborwiki.core.viewer import SiteInputs, ViewerConfig, render_site
+from arborwiki.core.viewer import SiteInputs, ViewerOptions, render_site
 from arborwiki.storage.reader import LanceMemoryReader
 
 SITE_TABLES = ("wiki_pages", "snapshots", "forest_nodes", "trajectories", "claims", "messages")
@@ -33,15 +33,19 @@ def content_type(path: str) -> str:
     return next((t for ext, t in CONTENT_TYPES.items() if path.endswith(ext)), "text/plain")
 
 
+SITES_KEPT = 4
+"""Rendered user sites the HTTP /ui route keeps in memory (a site is a few MB of HTML)."""
+
+
 class SiteCache:
     """Rendered sites of the last few users, re-rendered when a table has a new version.
 
     A page is looked up by its exact relative path in the rendered dict: nothing a caller
     sends ever reaches the filesystem."""
 
-    def __init__(self, reader: LanceMemoryReader, cfg: ViewerConfig | None = None) -> None:
+    def __init__(self, reader: LanceMemoryReader, cfg: ViewerOptions | None = None) -> None:
         self.reader = reader
-        self.cfg = cfg or ViewerConfig()
+        self.cfg = cfg or ViewerOptions()
         self._sites: OrderedDict[str, tuple[tuple[int, ...], dict[str, str]]] = OrderedDict()
 
     def site(self, user_id: str) -> dict[str, str]:
@@ -54,7 +58,7 @@ class SiteCache:
             cached = (versions, files)
         self._sites[user_id] = cached
         self._sites.move_to_end(user_id)
-        while len(self._sites) > self.cfg.ui_cache_users:
+        while len(self._sites) > SITES_KEPT:
             self._sites.popitem(last=False)
         return cached[1]
 

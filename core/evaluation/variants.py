@@ -16,7 +16,7 @@ from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.metrics import Context, Item, admit, fill
 from arborwiki.core.query.reader import MessageRef, SearchMode
 from arborwiki.core.query.service import QueryService, Route
-from arborwiki.core.tokens import count_tokens
+from arborwiki.core.tokens import TOKEN_RULE, count_tokens
 
 VARIANTS = (
     "arborwiki",
@@ -129,7 +129,7 @@ class Variants:
     def user(self, user_id: str) -> UserIndex:
         if user_id not in self._users:
             refs = {r.message.message_id: r for r in self.reader.all_messages(user_id)}
-            rule = self.service.cfg.tokens
+            rule = TOKEN_RULE
             tokens = {mid: r.tokens(rule) for mid, r in refs.items()}
             self._users[user_id] = UserIndex(refs, tokens)
         return self._users[user_id]
@@ -200,7 +200,7 @@ class Variants:
         route = self.route(qa, use_pages=True)
         known = self.user(qa.user_id).refs
         texts = {m: r.message.text for m, r in known.items()}
-        rule = self.service.cfg.tokens
+        rule = TOKEN_RULE
         items = []
         for p in route.pages:
             cited = [m for m in dict.fromkeys(_CITATION.findall(p.record.markdown)) if m in known]

@@ -227,7 +227,7 @@ class RuleExtractor:
             summary=summarize(turns, names, claimed),
             keywords=keywords(texts, names, self.cfg.max_keywords),
             entities=found,
-            terms=terms(texts, mentions, names, self.cfg.max_terms),
+            terms=terms(texts, mentions, names, self.cfg.max_keywords),
             facets=_facets(turns, texts, places, people),
             claims=claims,
         )

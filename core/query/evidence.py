@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arborwiki.core.config import TokenConfig
 from arborwiki.core.query.reader import Hit, MessageRef
+from arborwiki.core.tokens import TokenRule
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Admitted:
 
 
 class Budget:
-    def __init__(self, budget_tokens: int, rule: TokenConfig) -> None:
+    def __init__(self, budget_tokens: int, rule: TokenRule) -> None:
         self.budget_tokens, self.used, self.rule = budget_tokens, 0, rule
         self.admitted: list[Admitted] = []
         self._seen: set[str] = set()
@@ -63,7 +63,7 @@ def expand_evidence(
     selected: list[str],
     neighbours: dict[str, list[MessageRef]],
     budget_tokens: int,
-    rule: TokenConfig,
+    rule: TokenRule,
     reply_hits: int = 0,
     reply_max_tokens: int | None = None,
     first: list[MessageRef] | None = None,

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
 
-from arborwiki.core.config import TokenConfig
 from arborwiki.core.query.periods import NearPeriods
 from arborwiki.core.records import (
     Claim,
@@ -18,7 +17,7 @@ from arborwiki.core.records import (
     Trajectory,
     WikiPage,
 )
-from arborwiki.core.tokens import tokens_for_words
+from arborwiki.core.tokens import TokenRule, tokens_for_words
 
 R = TypeVar("R")
 SearchMode = Literal["hybrid", "vector", "text"]
@@ -52,7 +51,7 @@ class MessageRef:
     def _words(self) -> int:
         return len(self.text.split())
 
-    def tokens(self, rule: TokenConfig) -> int:
+    def tokens(self, rule: TokenRule) -> int:
         """`count_tokens(self.text, rule)`."""
         return tokens_for_words(self._words, rule)
 

@@ -61,7 +61,7 @@ from arborwiki.core.query.selection import ScoredCandidate, select_trajectories,
 from arborwiki.core.query.speakers import named_speakers, without_names
 from arborwiki.core.query.threads import thread_members
 from arborwiki.core.records import Claim, Trajectory, WikiPage
-from arborwiki.core.tokens import count_tokens
+from arborwiki.core.tokens import TOKEN_RULE, count_tokens
 from arborwiki.core.words import singular_forms
 
 EVIDENCE_ROWS = TypeAdapter(list[EvidenceMessage])
@@ -218,7 +218,7 @@ class QueryService:
         static = self.embedder.static
         if not static:  # a question in other words than the archive's leans on the vectors
             w_text *= self.reader.lexical_reach(user_id, words)
-        rule = self.cfg.tokens
+        rule = TOKEN_RULE
         mean = sum(r.tokens(rule) for r in refs) / max(len(refs), 1)
         length_share = 1.0
         if qc.vector_full_weight_tokens and refs and static:
@@ -338,7 +338,7 @@ class QueryService:
         top = route.hits[: qc.full_weight_slots or None]
         if not top:
             return float(budget_tokens)
-        mean = sum(h.record.tokens(self.cfg.tokens) for h in top)
+        mean = sum(h.record.tokens(TOKEN_RULE) for h in top)
         return budget_tokens / max(mean / len(top), 1.0)
 
     def _threads(self, user_id: str, trajectory_ids: list[str]) -> list[str]:
@@ -373,7 +373,7 @@ class QueryService:
             hits,
             expanded,
             neighbours,
-            rule=self.cfg.tokens,
+            rule=TOKEN_RULE,
             reply_hits=0 if self._no_replies(route.info) else qc.reply_hits,
             reply_max_tokens=qc.reply_max_tokens or None,
             first=first,
@@ -388,7 +388,7 @@ class QueryService:
         if not ids:
             return []
         by_id = {r.message.message_id: r for r in self.reader.messages(user_id, list(ids))}
-        fits = Budget(room, self.cfg.tokens)  # skips a repeat, and what no longer fits
+        fits = Budget(room, TOKEN_RULE)  # skips a repeat, and what no longer fits
         for m in ids:
             if m in by_id:
                 fits.offer(by_id[m], "claim")
@@ -522,7 +522,7 @@ class QueryService:
                 source_message_ids=fact.sources,
                 kind="fact",
             )
-            cost = count_tokens(line.labelled(), self.cfg.tokens)
+            cost = count_tokens(line.labelled(), TOKEN_RULE)
             if used + cost > budget_tokens:
                 break
             lines.append(line)
@@ -584,7 +584,7 @@ class QueryService:
                 replaced_by=compact_claim(successor) if successor else None,
                 replaced_by_message_ids=successor.source_message_ids if successor else [],
             )
-            cost = count_tokens(line.text + (line.replaced_by or ""), self.cfg.tokens)
+            cost = count_tokens(line.text + (line.replaced_by or ""), TOKEN_RULE)
             if used + cost > budget_tokens:
                 break
             lines.append(line)

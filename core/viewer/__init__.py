@@ -4,8 +4,8 @@ Pure: records in, a dict of relative file path → text out (`render_site`). Rea
 store lives in `storage/site.py`, writing files in `jobs/export_html.py`.
 """
 
-from arborwiki.core.config import ViewerConfig
 from arborwiki.core.viewer.inputs import SiteInputs
+from arborwiki.core.viewer.options import ViewerOptions
 from arborwiki.core.viewer.site import render_site
 
-__all__ = ["SiteInputs", "ViewerConfig", "render_site"]
+__all__ = ["SiteInputs", "ViewerOptions", "render_site"]

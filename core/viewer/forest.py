@@ -18,10 +18,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-from arborwiki.core.config import ViewerConfig
 from arborwiki.core.records import ForestNode
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import colour_for, safe_name
+from arborwiki.core.viewer.options import ViewerOptions
 
 EdgeKind = Literal["continue", "resume", "fork"]
 TOP_PX = 54  # room for the date axis labels above the first lane
@@ -110,7 +110,7 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def layout_forest(inputs: SiteInputs, cfg: ViewerConfig) -> list[ForestPage]:
+def layout_forest(inputs: SiteInputs, cfg: ViewerOptions) -> list[ForestPage]:
     ordered = inputs.ordered_nodes
     by_id = {n.node_id: n for n in ordered}
     chunks = windows(ordered, cfg.forest_page_nodes)

@@ -13,11 +13,11 @@ from typing import Any
 
 import jinja2
 
-from arborwiki.core.config import ViewerConfig
 from arborwiki.core.records import Claim, ForestNode, Snapshot, WikiPage
 from arborwiki.core.viewer.forest import LANE_LABEL_PX, layout_forest
 from arborwiki.core.viewer.inputs import SiteInputs
 from arborwiki.core.viewer.names import colour_for, safe_name
+from arborwiki.core.viewer.options import ViewerOptions
 from arborwiki.core.viewer.search import SEARCH_RESULTS, inline_json, search_entries
 from arborwiki.core.viewer.timeline import build_timelines, timeline_file
 from arborwiki.core.viewer.wiki import WikiLinker, markdown_renderer, render_wiki_html, wiki_file
@@ -64,7 +64,7 @@ class ClaimRow:
 class SiteBuilder:
     """Holds the look-ups every page needs; `render` returns all files."""
 
-    def __init__(self, inputs: SiteInputs, cfg: ViewerConfig) -> None:
+    def __init__(self, inputs: SiteInputs, cfg: ViewerOptions) -> None:
         self.inputs, self.cfg = inputs, cfg
         self.env = environment()
         self.files: dict[str, str] = {}
@@ -224,8 +224,8 @@ class SiteBuilder:
             )
 
 
-def render_site(inputs: SiteInputs, cfg: ViewerConfig | None = None) -> dict[str, str]:
+def render_site(inputs: SiteInputs, cfg: ViewerOptions | None = None) -> dict[str, str]:
     """All files of one user's site; an empty dict when the user has nothing stored."""
     if not (inputs.pages or inputs.snapshots):
         return {}
-    return SiteBuilder(inputs, cfg or ViewerConfig()).render()
+    return SiteBuilder(inputs, cfg or ViewerOptions()).render()

@@ -14,6 +14,9 @@ from threadpoolctl import threadpool_limits
 
 from arborwiki.core.config import WikiConfig
 
+KMEANS_RESTARTS = 4
+"""k-means restarts per split (seeded by `wiki.seed`: the same subpages every build)."""
+
 
 def subpage_bounds(n: int, k: int, subpage_size: int) -> tuple[int, int]:
     """Sizes allowed: subpage_size ± 1, widened only when n/k leaves no other choice."""
@@ -65,7 +68,7 @@ def balanced_subpages(vectors: np.ndarray, cfg: WikiConfig) -> list[list[int]]:
     from sklearn.cluster import KMeans
     from sklearn.exceptions import ConvergenceWarning
 
-    model = KMeans(n_clusters=k, random_state=cfg.seed, n_init=cfg.kmeans_n_init)
+    model = KMeans(n_clusters=k, random_state=cfg.seed, n_init=KMEANS_RESTARTS)
     # One thread: pages have tens of rows, where BLAS/OpenMP start-up costs ~15× the work.
     with warnings.catch_warnings(), threadpool_limits(limits=1):
         warnings.simplefilter("ignore", ConvergenceWarning)  # duplicate vectors: fewer centres

@@ -144,7 +144,7 @@ def test_rayjob_runs_a_valid_arborwiki_build_with_a_gpu_group() -> None:
         for c in g.template.spec.containers
     ]
     if cfg.extract.backend == "vllm":
-        assert max(gpus) >= cfg.extract.tensor_parallel_size
+        assert max(gpus) >= cfg.extract.gpus_per_engine
     for pod in spec.rayClusterSpec.pods():
         pod.check_mounts()
     images = {c.image for pod in spec.rayClusterSpec.pods() for c in pod.containers}

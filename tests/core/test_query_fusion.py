@@ -216,14 +216,13 @@ def test_the_first_global_hits_lead_whatever_the_routed_lists_agree_on() -> None
 
 @pytest.mark.parametrize("text", ["", "one", "two  words\n here", "a b c d e f g h i j k"])
 def test_a_refs_token_count_is_the_one_token_rule(text: str) -> None:
-    from arborwiki.core.config import TokenConfig
-    from arborwiki.core.tokens import count_tokens
+    from arborwiki.core.tokens import TokenRule, count_tokens
 
     message = make_message("m", text, speaker="a", timestamp=T0)
     captioned = message.model_copy(update={"extra": {"caption": "a dog on a beach"}})
     for m in (message, captioned):
         ref = MessageRef(m, None, None)
-        for rule in (TokenConfig(), TokenConfig(words_factor=2.0, per_message=0)):
+        for rule in (TokenRule(), TokenRule(words_factor=2.0, per_message=0)):
             assert ref.tokens(rule) == count_tokens(m.full_text, rule)
         assert ref.text == m.full_text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arborwiki.core.config import QueryConfig, TokenConfig
+from arborwiki.core.config import QueryConfig
 from arborwiki.core.query.evidence import expand_evidence
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import (
@@ -14,6 +14,7 @@ from arborwiki.core.query.selection import (
     s_score,
     select_trajectories,
 )
+from arborwiki.core.tokens import TokenRule
 from tests.builders import make_message
 
 CFG = QueryConfig(coverage_terms=True)  # the coverage-aware greedy S(T), pinned here
@@ -87,20 +88,20 @@ def test_evidence_order_and_budget() -> None:
     h2, reply = _ref("h2", 5, 0, "s3", "t3"), _ref("r", 5, 1, "s1", "t1")
     hits = [Hit(h0, 0, 1.0), Hit(h1, 1, 0.9), Hit(h2, 2, 0.8)]
     neighbours = {"s1": [h0, reply]}
-    got = expand_evidence(hits, ["t1", "t3"], neighbours, 60, TokenConfig(), reply_hits=1)
+    got = expand_evidence(hits, ["t1", "t3"], neighbours, 60, TokenRule(), reply_hits=1)
     # h0 (17) + its reply (11), then h1 (30): 58; h2 (11) no longer fits.
     assert [a.ref.message.message_id for a in got.admitted] == ["h0", "r", "h1"]
     assert [a.why for a in got.admitted] == ["hit", "reply", "hit"]
     assert got.used == 58 <= 60
     # Without replies the hits keep their rank order and the reply joins as a neighbour.
-    plain = expand_evidence(hits, ["t1"], neighbours, 100, TokenConfig())
+    plain = expand_evidence(hits, ["t1"], neighbours, 100, TokenRule())
     assert [a.ref.message.message_id for a in plain.admitted] == ["h0", "h1", "h2", "r"]
     assert [a.why for a in plain.admitted] == ["hit", "hit", "hit", "thread"]
     # A hit on a trajectory that was not selected brings no reply.
-    unselected = expand_evidence(hits, ["t3"], neighbours, 100, TokenConfig(), reply_hits=3)
+    unselected = expand_evidence(hits, ["t3"], neighbours, 100, TokenRule(), reply_hits=3)
     assert "reply" not in [a.why for a in unselected.admitted]
     for budget in range(0, 80, 7):
-        b = expand_evidence(hits, ["t1"], neighbours, budget, TokenConfig(), reply_hits=3)
+        b = expand_evidence(hits, ["t1"], neighbours, budget, TokenRule(), reply_hits=3)
         assert b.used <= budget
         assert b.used == sum(a.tokens for a in b.admitted)
 
@@ -114,7 +115,7 @@ def test_only_a_hit_that_asks_brings_its_reply() -> None:
     answer = MessageRef(make_message("answer", "to denver", turn_index=1), "s2", "t2")
     hits = [Hit(said, 0, 1.0), Hit(asked, 1, 0.9)]
     neighbours = {"s1": [said, said_next], "s2": [asked, answer]}
-    args = (hits, ["t1", "t2"], neighbours, 100, TokenConfig())
+    args = (hits, ["t1", "t2"], neighbours, 100, TokenRule())
     only = expand_evidence(*args, reply_hits=5)
     assert [(a.ref.message.message_id, a.why) for a in only.admitted] == [
         ("said", "hit"),
@@ -144,6 +145,6 @@ def test_thread_turns_join_whole_snapshots_in_hit_order() -> None:
     s1 = [_ref(f"a{i}", 5, i, "s1", "t1") for i in range(5)]
     s2 = [_ref(f"b{i}", 5, i, "s2", "t1") for i in range(5)]
     hits = [Hit(s1[0], 0, 1.0), Hit(s2[2], 1, 0.9)]
-    got = expand_evidence(hits, ["t1"], {"s1": s1, "s2": s2}, 66, TokenConfig())
+    got = expand_evidence(hits, ["t1"], {"s1": s1, "s2": s2}, 66, TokenRule())
     # a1..a4 before any turn around the second hit
     assert [a.ref.message.message_id for a in got.admitted] == ["a0", "b2", "a1", "a2", "a3", "a4"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arborwiki.core.viewer import SiteInputs, ViewerConfig, render_site
+from arborwiki.core.viewer import SiteInputs, ViewerOptions, render_site
 from arborwiki.core.viewer.forest import layout_forest, windows
 from arborwiki.core.viewer.names import safe_name
 from arborwiki.core.viewer.site import TEMPLATES
@@ -54,7 +54,7 @@ def test_windows_are_balanced() -> None:
 
 
 def test_forest_layout_kinds_lanes_and_pages() -> None:
-    pages = layout_forest(site_inputs(), ViewerConfig(forest_page_nodes=3))
+    pages = layout_forest(site_inputs(), ViewerOptions(forest_page_nodes=3))
     assert [[n.snapshot_id for n in p.nodes] for p in pages] == [["s1", "s2", "s3"], ["s4", "s5"]]
     assert [n.kind for p in pages for n in p.nodes] == [
         "root",
@@ -69,7 +69,7 @@ def test_forest_layout_kinds_lanes_and_pages() -> None:
     assert [(e.kind, e.from_page) for e in pages[1].edges] == [("resume", 1), ("fork", 1)]
     assert [(e.kind, e.from_page) for e in pages[0].edges] == [("continue", None)]
     assert pages[0].counts == {"root": 2, "continue": 1, "resume": 0, "fork": 0}
-    one = layout_forest(site_inputs(), ViewerConfig())[0]
+    one = layout_forest(site_inputs(), ViewerOptions())[0]
     fork = next(e for e in one.edges if e.kind == "fork")
     assert " C" in fork.path  # a curve from T1's lane to T3's
     y = {lane.trajectory_id: lane.y for lane in one.lanes}
@@ -106,7 +106,7 @@ def resolve(page: str, href: str) -> tuple[str, str]:
 
 
 def test_every_link_of_every_page_resolves() -> None:
-    files = render_site(site_inputs(), ViewerConfig(forest_page_nodes=3))
+    files = render_site(site_inputs(), ViewerOptions(forest_page_nodes=3))
     expected = {
         "index.html", "style.css", "search.html", "forest/index.html", "forest/page-1.html",
         "forest/page-2.html", "timeline/index.html", "timeline/alice.html",

@@ -6,7 +6,7 @@ import math
 from datetime import timedelta
 
 from arborwiki.core.records import ForestNode, Snapshot, Trajectory
-from arborwiki.core.viewer import SiteInputs, ViewerConfig, render_site
+from arborwiki.core.viewer import SiteInputs, ViewerOptions, render_site
 from tests.core.viewer_fixtures import T0, USER
 
 SNAPSHOTS = 3000
@@ -43,7 +43,7 @@ def big_user() -> SiteInputs:
 
 
 def test_thousands_of_snapshots_page_the_forest() -> None:
-    files = render_site(big_user(), ViewerConfig())
+    files = render_site(big_user(), ViewerOptions())
     forest = {n: t for n, t in files.items() if n.startswith("forest/page-")}
     assert len(forest) == math.ceil(SNAPSHOTS / 80) == 38
     assert sum(t.count('class="node ') for t in forest.values()) == SNAPSHOTS
