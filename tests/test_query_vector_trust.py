@@ -76,3 +76,39 @@ def test_a_question_in_the_archives_words_keeps_full_texts_weight(
     _, lists, _ = sentence._message_hits("bob", asked, vector)
     assert lists[0][0] == pytest.approx(1.0)
     assert static.reader.lexical_reach("alice", "zyzzyva quokka") == 0.0  # no such words
+
+
+def test_the_vector_rankings_weigh_w_vector_hits_against_full_texts_one(
+    sample_store: Path,
+) -> None:
+    """`query.w_vector_hits` is the vector ranking's weight in the hit fusion, full text's
+    being 1: scaled by the static discount (`share`), kept as is by a sentence embedder; at 0
+    the vectors add nothing and the hits open in full text's order."""
+    cfg = load_config(overrides=[*SAMPLE_SETTINGS, "query.w_vector_hits=0.4"])
+    static = open_service(str(sample_store), cfg)
+    vector = np.asarray(static.embedder.embed([QUESTION])[0]).tolist()
+    _, lists, share = static._message_hits("bob", QUESTION, vector)
+    assert lists[0][0] == 1.0 and lists[1][0] == pytest.approx(0.4 * share)
+    sentence = QueryService(static.reader, DeclaredSentence(static.embedder), cfg)  # type: ignore[arg-type]
+    assert sentence._message_hits("bob", QUESTION, vector)[1][1][0] == pytest.approx(0.4)
+    zero = open_service(str(sample_store), load_config(overrides=["query.w_vector_hits=0"]))
+    hits, lists, _ = zero._message_hits("bob", QUESTION, vector)
+    texts = lists[0][1]
+    assert texts and ids([h.record for h in hits[: len(texts)]]) == ids(texts)
+    default = open_service(str(sample_store), load_config(overrides=SAMPLE_SETTINGS))
+    hits, _, _ = default._message_hits("bob", QUESTION, vector)
+    assert ids([h.record for h in hits[: len(texts)]]) != ids(texts)  # the vectors count
+
+
+def test_each_routed_list_weighs_w_routed(sample_store: Path) -> None:
+    """The lists the structure adds (hits inside the selected threads, the messages their
+    claims cite) each join the evidence fusion at `query.w_routed`; at 0 none joins."""
+    question = "Where does Alice live now?"
+    for w in (0.5, 0.3):
+        service = open_service(
+            str(sample_store), load_config(overrides=[*SAMPLE_SETTINGS, f"query.w_routed={w}"])
+        )
+        route = service.route("alice", question)
+        assert route.routed_lists and {weight for weight, _ in route.routed_lists} == {w}
+    off = open_service(str(sample_store), load_config(overrides=["query.w_routed=0"]))
+    assert off.route("alice", question).routed_lists == []

@@ -428,3 +428,21 @@ def test_a_turn_of_the_dialogue_in_progress_stays_on_its_task_unless_it_turns_aw
     assert (moved.trajectory_id, moved.stage) == ("traj_run", "thread")
     cued = service.localize("u1", "also, how long until the keys work again?", session_id="sess3")
     assert cued.trajectory_id == "traj_run"  # a shift cue: no penalty to leave
+
+
+def test_a_turn_goes_to_its_closest_thread_only_when_the_cosine_reaches_turn_similarity(
+    cfg: Config, embedder
+) -> None:
+    """`attach.turn_similarity` is the bar for the closest thread's profile (its tree's score
+    for the turn): just below that score the turn goes to the thread (stage "thread"); just
+    above, the forest's cascade decides instead."""
+    reader = _dialogue_reader(cfg, embedder)
+    turn = "how long until the keys work again?"
+    entry = QueryService(reader, embedder, cfg)._forests.get(reader, "u1", cfg)
+    match = entry.profiles.match(turn, entry.order)
+    assert match is not None and cfg.attach.turn_similarity < match.tree_score
+    for bar, thread in ((match.tree_score - 0.01, True), (match.tree_score + 0.01, False)):
+        high = cfg.model_copy(deep=True)
+        high.attach.turn_similarity = bar
+        placed = QueryService(reader, embedder, high).localize("u1", turn)
+        assert (placed.stage == "thread") is thread, (bar, placed.stage)

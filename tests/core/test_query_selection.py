@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from arborwiki.core.config import QueryConfig
 from arborwiki.core.query.evidence import expand_evidence
+from arborwiki.core.query.questions import analyze_question
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import (
     Candidate,
@@ -13,7 +16,9 @@ from arborwiki.core.query.selection import (
     Targets,
     s_score,
     select_trajectories,
+    selection_inputs,
 )
+from arborwiki.core.records import Trajectory
 from arborwiki.core.tokens import TokenRule
 from tests.builders import make_message
 
@@ -69,6 +74,11 @@ def test_every_term_of_s_with_its_spec_weight() -> None:
         "family": 0.75,
         "redundancy": -0.10 * (1 / 2 + 1),  # b already covered, and the same cluster
     }
+    # The design's weights, by their setting's names: w_entity, w_facet, w_item, w_term,
+    # w_inventory, w_count, w_family, p_redundancy.
+    names = ("w_entity", "w_facet", "w_item", "w_term", "w_inventory", "w_count", "w_family")
+    weights = [getattr(CFG, n) for n in (*names, "p_redundancy")]
+    assert weights == [0.90, 0.65, 0.30, 0.12, 0.18, 0.18, 0.75, 0.10]
     assert s.parts == pytest.approx(expected)
     assert s.total == pytest.approx(sum(expected.values()))
     assert s_score(c, Targets(), Coverage(), CFG).parts["count"] == 0.0  # not a count question
@@ -148,3 +158,34 @@ def test_thread_turns_join_whole_snapshots_in_hit_order() -> None:
     got = expand_evidence(hits, ["t1"], {"s1": s1, "s2": s2}, 66, TokenRule())
     # a1..a4 before any turn around the second hit
     assert [a.ref.message.message_id for a in got.admitted] == ["a0", "b2", "a1", "a2", "a3", "a4"]
+
+
+def _trajectory(tid: str, vector: list[float]) -> Trajectory:
+    at = datetime(2024, 1, 1, tzinfo=UTC)
+    return Trajectory(
+        trajectory_id=tid, user_id="u", snapshot_ids=[], title=tid, summary="", keywords=[],
+        entities=[], facet_keys=[], first_time=at, last_time=at, summary_vector=vector,
+    )  # fmt: skip
+
+
+def test_s_rank_blends_the_cosine_and_the_hits_reciprocal_ranks_by_w_rank_vector() -> None:
+    # Hits: t1's message at rank 0 and rank 2, t2's at rank 1. RRF (k = 60): t1 1/60 + 1/62,
+    # t2 1/61; normalised by the best (t1). Cosines with the question (1, 0): t1 0, t2 1.
+    info = analyze_question("where did we go")
+    hits = [
+        Hit(MessageRef(make_message(f"m{i}"), f"s{i}", tid), i, 0.0)
+        for i, tid in enumerate(["t1", "t2", "t1"])
+    ]
+    trajs = [_trajectory("t1", [0.0, 1.0]), _trajectory("t2", [1.0, 0.0])]
+    rrf_t1, rrf_t2 = 1 / 60 + 1 / 62, 1 / 61
+    first = {}
+    for w in (QueryConfig().w_rank_vector, 0.2):
+        qc = QueryConfig(w_rank_vector=w)
+        candidates, _ = selection_inputs(info, [1.0, 0.0], [], hits, trajs, qc)
+        s = {c.trajectory_id: c.s_rank for c in candidates}
+        assert s["t1"] == pytest.approx(w * 0.0 + (1 - w) * 1.0)
+        assert s["t2"] == pytest.approx(w * 1.0 + (1 - w) * rrf_t2 / rrf_t1)
+        first[w] = max(s, key=s.__getitem__)
+    # At the default 0.5 (t1 0.5, t2 0.748) the vector's cosine carries t2 past t1; at 0.2
+    # (t1 0.8, t2 0.597) the hits keep t1 first.
+    assert first == {0.5: "t2", 0.2: "t1"}
