@@ -6,8 +6,10 @@ place, then per user: thread purity, adjusted Rand index of trajectories and of 
 the true thread (majority label per window), trajectories per user vs true threads, forks
 and resumptions. A trajectory is one visit to a thread and the true threads recur across
 sessions, so the trees are what should match them (tree ARI) and trajectories should be
-pure. `--calibrate` grid-searches the cascade's judge_threshold × continuation_threshold
-(what a live turn falls back on) on separate seeds, maximizing mean ARI.
+pure. `--calibrate` grid-searches the cascade's judge_threshold × fork_margin (what a live
+turn falls back on) on separate seeds, maximizing mean ARI. (A separate, lower bar for the
+active state and return cues, `continuation_threshold`, was in the grid until 2026-12-06 and
+never beat the judge's own: benchmarks/results/branches.md.)
 
     python -m benchmarks.branches --users 50 --seeds 0 1 2 --calibrate --write
 """
@@ -159,34 +161,22 @@ def evaluate(data: list[UserData], cfg: AttachConfig) -> dict[str, float]:
 
 
 JUDGE_GRID = [round(x, 3) for x in np.arange(0.30, 0.851, 0.05)]
-CONT_BELOW_JUDGE = [0.20, 0.10, 0.05, 0.0]  # continuation bar = judge − this (a lower bar)
 FORK_MARGINS = [0.05, 0.10, 0.20]
-GRID_TEXT = (
-    "judge 0.30–0.85 step 0.05 × continuation = judge − {0.20, 0.10, 0.05, 0} × "
-    "fork_margin {0.05, 0.10, 0.20}, max ARI then purity"
-)
+GRID_TEXT = "judge 0.30–0.85 step 0.05 × fork_margin {0.05, 0.10, 0.20}, max ARI then purity"
 
 
 def calibrate(data: list[UserData]) -> tuple[AttachConfig, list[tuple[AttachConfig, dict]]]:
     grid = []
     for judge in JUDGE_GRID:
-        for below in CONT_BELOW_JUDGE:
-            for margin in FORK_MARGINS:
-                cfg = AttachConfig(
-                    judge_threshold=judge,
-                    continuation_threshold=round(judge - below, 3),
-                    fork_margin=margin,
-                )
-                grid.append((cfg, evaluate(data, cfg)))
+        for margin in FORK_MARGINS:
+            cfg = AttachConfig(judge_threshold=judge, fork_margin=margin)
+            grid.append((cfg, evaluate(data, cfg)))
     best = max(grid, key=lambda g: (g[1]["ari"], g[1]["purity"]))
     return best[0], grid
 
 
 def _name(cfg: AttachConfig) -> str:
-    return (
-        f"judge={cfg.judge_threshold} cont={cfg.continuation_threshold} "
-        f"fork_margin={cfg.fork_margin}"
-    )
+    return f"judge={cfg.judge_threshold} fork_margin={cfg.fork_margin}"
 
 
 def row(name: str, m: dict[str, float]) -> str:
@@ -227,16 +217,6 @@ def main() -> None:
         ]
         for cfg, m in sorted(grid, key=lambda g: (-g[1]["ari"], -g[1]["purity"]))[:8]:
             lines.append(row(f"calib {_name(cfg)}", m))
-        worst_cont = min(
-            (
-                g
-                for g in grid
-                if g[0].judge_threshold == best.judge_threshold
-                and g[0].fork_margin == best.fork_margin
-            ),
-            key=lambda g: g[0].continuation_threshold,
-        )
-        lines.append(row(f"calib {_name(worst_cont[0])}", worst_cont[1]))
         lines.append("")
     lines += [f"Evaluation on seeds {args.seeds} × {args.users} users", "", HEADER]
     data = {s: prepare(args.users, s, extractor) for s in args.seeds}

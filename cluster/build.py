@@ -102,7 +102,7 @@ OUTPUT_CODE = ("core", "backends")
 NOT_IN_OUTPUT_FIELDS = {
     "ray": True,
     "extract": {
-        "batch_size", "pool_size", "num_gpus", "actor_num_cpus", "max_concurrency",
+        "batch_size", "pool_size", "num_gpus", "max_concurrency",
         "max_retries", "base_url", "engine_args", "cache_dir", "cache_rules",
     },
     "build": {"read_batch_rows", "retry_errors", "max_failed_share"},

@@ -53,7 +53,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from arborwiki.cluster.http_access import Access, Guard
 from arborwiki.cluster.http_mcp import McpServerFor, mcp_lifespan, serve_mcp_here
-from arborwiki.cluster.query_actor import get_query_replicas
+from arborwiki.cluster.query_actor import QUERY_ACTOR, get_query_replicas
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.core.config import Config
 from arborwiki.core.query.requests import (
@@ -74,7 +74,7 @@ from arborwiki.core.query.result import (
     QueryResult,
 )
 
-HTTP_SUFFIX = "-http"  # the ingress actor: `ray.actor_name` + this, in `ray.namespace`
+HTTP_SUFFIX = "-http"  # the ingress actor: QUERY_ACTOR + this, in `ray.namespace`
 # A new actor process imports the app (fastapi, uvicorn, the MCP SDK: seconds) before uvicorn
 # binds; on 2 loaded cores that took over 30 s. A taken port fails at once (`ready`).
 STARTUP_SECONDS = 120.0
@@ -294,7 +294,7 @@ _STARTED: dict[str, tuple[Any, str]] = {}  # this driver's ingresses: stop_http 
 
 
 def ingress_name(cfg: Config) -> str:
-    return cfg.ray.actor_name + HTTP_SUFFIX
+    return QUERY_ACTOR + HTTP_SUFFIX
 
 
 def start_http(

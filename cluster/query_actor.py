@@ -181,10 +181,14 @@ def _picklable(exc: Exception) -> Exception:
     return exc
 
 
+QUERY_ACTOR = "arborwiki-query"
+"""The first query replica's name in `ray.namespace` (the others: `arborwiki-query-<i>`). Two
+stores served on one cluster are two namespaces (`ray.actor_name` until 2026-12-06)."""
+
+
 def replica_names(cfg: Config) -> list[str]:
-    """`actor_name` for the first replica, `actor_name-i` for the others (i ≥ 1)."""
-    name = cfg.ray.actor_name
-    return [name] + [f"{name}-{i}" for i in range(1, cfg.ray.query_replicas)]
+    """QUERY_ACTOR for the first replica, `QUERY_ACTOR-i` for the others (i ≥ 1)."""
+    return [QUERY_ACTOR] + [f"{QUERY_ACTOR}-{i}" for i in range(1, cfg.ray.query_replicas)]
 
 
 # Non-detached actors die when the driver drops its last handle (a name is no handle):
@@ -232,10 +236,10 @@ def start_query_actor(
 def get_query_actor(cfg: Config) -> Any:
     """The running actor, or a clear error telling the user to start it."""
     try:
-        return ray.get_actor(cfg.ray.actor_name, namespace=cfg.ray.namespace)
+        return ray.get_actor(QUERY_ACTOR, namespace=cfg.ray.namespace)
     except ValueError as exc:
         raise RuntimeError(
-            f"no query actor {cfg.ray.actor_name!r} in namespace {cfg.ray.namespace!r}: "
+            f"no query actor {QUERY_ACTOR!r} in namespace {cfg.ray.namespace!r}: "
             "run `arborwiki serve --store DIR` on the cluster first"
         ) from exc
 

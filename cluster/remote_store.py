@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from arborwiki.cluster.local_service import WRITES
+from arborwiki.cluster.query_actor import QUERY_ACTOR
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import Config
@@ -26,7 +27,7 @@ class ActorBackend:
         location, served = paths.canonical(store), paths.canonical(client.call("store_path"))
         if served != location:
             raise ValueError(
-                f"the query actors {cfg.ray.actor_name!r} in namespace {cfg.ray.namespace!r} "
+                f"the query actors {QUERY_ACTOR!r} in namespace {cfg.ray.namespace!r} "
                 f"serve {served}, not {location}"
             )
         return cls(client, location)

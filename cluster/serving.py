@@ -6,16 +6,17 @@ import re
 
 import ray
 
+from arborwiki.cluster.query_actor import QUERY_ACTOR
 from arborwiki.core.config import Config
 
 
-def serving_actor_names(cfg: Config, running: list[str]) -> list[str]:
-    """The query replicas among `running` names: `actor_name` and `actor_name-<i>`.
+def serving_actor_names(running: list[str]) -> list[str]:
+    """The query replicas among `running` names: QUERY_ACTOR and `QUERY_ACTOR-<i>`.
 
     Matched by pattern, not by `query_replicas`, so a stop with a smaller replica count
     than the serve had still stops them all.
     """
-    pattern = re.compile(re.escape(cfg.ray.actor_name) + r"(-\d+)?")
+    pattern = re.compile(re.escape(QUERY_ACTOR) + r"(-\d+)?")
     return sorted(name for name in running if pattern.fullmatch(name))
 
 
@@ -27,7 +28,7 @@ def stop_serving(cfg: Config) -> list[str]:
     stopped = ["http"] if stop_http(cfg) else []
     named = ray.util.list_named_actors(all_namespaces=True)
     here = [a["name"] for a in named if a.get("namespace") == cfg.ray.namespace]
-    for name in serving_actor_names(cfg, here):
+    for name in serving_actor_names(here):
         ray.kill(ray.get_actor(name, namespace=cfg.ray.namespace), no_restart=True)
         stopped.append(name)
     return stopped

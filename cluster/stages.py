@@ -259,7 +259,7 @@ class ExtractStage:
     def resources(cfg: Config) -> dict[str, float]:
         ecfg = cfg.extract
         if ecfg.backend == "vllm":
-            return {"num_gpus": ecfg.gpus_per_engine, "num_cpus": ecfg.actor_num_cpus}
+            return {"num_gpus": ecfg.gpus_per_engine, "num_cpus": 1}  # the engine's driver
         return {"num_cpus": 0}  # openai waits on HTTP; rules (cache_rules) is light
 
     def setup(self) -> None:

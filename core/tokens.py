@@ -1,8 +1,9 @@
 """The one token-counting rule used for every budget (query, evaluation, baselines).
 
 ceil(1.3 · whitespace words) + 4 per message: the rule the benchmark measures every system
-with (docs/evaluation.md), so a constant of the measurement, not a setting (it was `tokens.words_factor`
-and `tokens.per_message` until 2026-12-06; a budget counted otherwise is not comparable).
+with (docs/evaluation.md), so a constant of the measurement, not a setting (it was
+`tokens.words_factor` and `tokens.per_message` until 2026-12-06; a budget counted otherwise
+is not comparable).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from arborwiki.cluster.local_service import existing_store
-from arborwiki.cluster.query_actor import start_query_actor
+from arborwiki.cluster.query_actor import QUERY_ACTOR, start_query_actor
 from arborwiki.cluster.runtime import joined_address, named_cluster, start_ray
 from arborwiki.core.config import Config
 
@@ -39,7 +39,7 @@ def serve(
     address = _join(cfg)
     start_query_actor(location, cfg, detached=True)
     print(
-        f"query actors {cfg.ray.actor_name!r} × {cfg.ray.query_replicas} ready "
+        f"query actors {QUERY_ACTOR!r} × {cfg.ray.query_replicas} ready "
         f"in namespace {cfg.ray.namespace!r} on the Ray cluster at {address}"
     )
     if http_port is not None:

@@ -87,7 +87,7 @@ def test_through_the_query_actors_of_that_store(sample_store: Path, ray_local: N
 
     from arborwiki.cluster.query_actor import replica_names, start_query_replicas
 
-    settings = [*SAMPLE_SETTINGS, "ray.namespace=api-tests", "ray.actor_name=api-query"]
+    settings = [*SAMPLE_SETTINGS, "ray.namespace=api-tests"]
     cfg = load_config(overrides=settings)
     start_query_replicas(str(sample_store.resolve()), cfg, detached=False)
     try:

@@ -15,6 +15,12 @@ from arborwiki.core.evaluation.answers import context_terms
 from arborwiki.core.evaluation.gold import QA
 from arborwiki.core.evaluation.metrics import Context, Item, admit, fill
 from arborwiki.core.query.reader import MessageRef, SearchMode
+from arborwiki.core.query.selection import (
+    Candidate,
+    ScoredCandidate,
+    Targets,
+    select_trajectories,
+)
 from arborwiki.core.query.service import QueryService, Route
 from arborwiki.core.tokens import TOKEN_RULE, count_tokens
 
@@ -34,6 +40,15 @@ VARIANTS = (
 # Ablations: arborwiki with one structural part switched off (config overrides on the same
 # store). `no_wiki` (no page routing) and `with_pages` (page routing, off by default since
 # issue 34) are variants above.
+class _CoverageTerms(QueryService):
+    """The design's coverage-aware greedy S(T) instead of the top k by s_rank."""
+
+    def _select(
+        self, candidates: list[Candidate], targets: Targets, k: int
+    ) -> list[ScoredCandidate]:
+        return select_trajectories(candidates, targets, k, self.cfg.query)
+
+
 class _NoExpansion(QueryService):
     """No hit brings its reply or the other turns of its thread."""
 
@@ -51,9 +66,9 @@ class _NoClaimCitations(QueryService):
 # Ablations: a setting changed, or (parts that have no setting) the query service with that
 # part taken out, on the same store.
 ABLATIONS: dict[str, dict[str, object] | type[QueryService]] = {
-    # The S(T) coverage terms switched back on (off by default since they were measured to
-    # cost coverage): what the coverage-aware greedy S(T) adds over the top k by s_rank.
-    "coverage_terms": {"coverage_terms": True},
+    # The S(T) coverage terms (measured to cost coverage, so not on the query path): what the
+    # coverage-aware greedy S(T) adds over the top k by s_rank.
+    "coverage_terms": _CoverageTerms,
     "no_expansion": _NoExpansion,
     "no_claims": {"claim_budget_share": 0.0},
     "no_claim_citations": _NoClaimCitations,

@@ -19,7 +19,8 @@ and fork_margin {0.05, 0.1, 0.2} on `arborwiki.synthetic` archives (seeds 100–
 each; RuleExtractor, static embedder), maximizing mean per-user ARI of trajectories vs true
 threads, then purity. Best: judge 0.75, continuation 0.75, fork_margin 0.10. A continuation
 bar below the judge bar lost purity there (sessions switch threads between windows), so
-the explicit-continuation stage now decides only ties with a better-scoring other branch.
+the explicit-continuation and return-cue stages share the judge's bar (`judge_threshold`;
+`continuation_threshold` was retired on 2026-12-06, always equal to it by default).
 """
 
 from __future__ import annotations
@@ -139,11 +140,11 @@ class Forest:
         active = self._active_node(sigma, session_prev)
         if active is not None:
             best = scorer.best(np.asarray([active], dtype=np.int64))
-            if best is not None and scorer.score(best) >= cfg.continuation_threshold:
+            if best is not None and scorer.score(best) >= cfg.judge_threshold:
                 return self._continue(scorer, best, "continuation")
         if has_cue(sigma.summary, cfg.return_cues):
             best = scorer.best(self._timeline_matches(sigma))
-            if best is not None and scorer.score(best) >= cfg.continuation_threshold:
+            if best is not None and scorer.score(best) >= cfg.judge_threshold:
                 return self._continue(scorer, best, "return")
         best = scorer.best(self._hybrid_nodes(sigma, topic, scorer))
         if best is not None and scorer.score(best) >= cfg.judge_threshold:

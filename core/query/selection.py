@@ -11,7 +11,9 @@ already covered + 1 if T's content cluster was already picked).
 
 Measured on both dev sets (benchmarks/results/locomo_dev.md, locomo_long_dev.md): the
 coverage terms cost 0.3–0.5 points on LoCoMo dev and change nothing on the long set, so
-`query.coverage_terms` is off by default and selection is the top k by s_rank.
+selection is the top k by s_rank (`top_by_rank`), and the greedy S(T) is the evaluation's
+`coverage_terms` ablation (core/evaluation/variants.py) with the design's weights
+(`query.w_entity` … `query.p_redundancy`).
 """
 
 from __future__ import annotations
@@ -98,16 +100,19 @@ def s_score(c: Candidate, targets: Targets, covered: Coverage, cfg: QueryConfig)
     return ScoredCandidate(c, sum(parts.values()), parts)
 
 
+def top_by_rank(candidates: list[Candidate], k: int) -> list[ScoredCandidate]:
+    """The k best by s_rank (what S(T) with all-zero coverage weights would pick)."""
+    pool = sorted(candidates, key=lambda c: (-c.s_rank, c.trajectory_id))
+    return [ScoredCandidate(c, c.s_rank, {"s_rank": c.s_rank}) for c in pool[:k]]
+
+
 def select_trajectories(
     candidates: list[Candidate], targets: Targets, k: int, cfg: QueryConfig
 ) -> list[ScoredCandidate]:
-    """Greedy: first the best s_rank, then each next maximizes S(T) given the coverage so far.
-    With `coverage_terms` off: the top k by s_rank (what all-zero weights would pick)."""
+    """Greedy: first the best s_rank, then each next maximizes S(T) given the coverage so far."""
     pool = sorted(candidates, key=lambda c: (-c.s_rank, c.trajectory_id))
     if not pool:
         return []
-    if not cfg.coverage_terms:
-        return [ScoredCandidate(c, c.s_rank, {"s_rank": c.s_rank}) for c in pool[:k]]
     covered = Coverage()
     first = s_score(pool[0], targets, covered, cfg)
     chosen, covered_ids = [first], {pool[0].trajectory_id}

@@ -14,8 +14,8 @@ from threadpoolctl import threadpool_limits
 
 from arborwiki.core.config import WikiConfig
 
-KMEANS_RESTARTS = 4
-"""k-means restarts per split (seeded by `wiki.seed`: the same subpages every build)."""
+KMEANS_RESTARTS, KMEANS_SEED = 4, 0
+"""k-means restarts per split, and its seed: the same subpages every build."""
 
 
 def subpage_bounds(n: int, k: int, subpage_size: int) -> tuple[int, int]:
@@ -68,7 +68,7 @@ def balanced_subpages(vectors: np.ndarray, cfg: WikiConfig) -> list[list[int]]:
     from sklearn.cluster import KMeans
     from sklearn.exceptions import ConvergenceWarning
 
-    model = KMeans(n_clusters=k, random_state=cfg.seed, n_init=KMEANS_RESTARTS)
+    model = KMeans(n_clusters=k, random_state=KMEANS_SEED, n_init=KMEANS_RESTARTS)
     # One thread: pages have tens of rows, where BLAS/OpenMP start-up costs ~15× the work.
     with warnings.catch_warnings(), threadpool_limits(limits=1):
         warnings.simplefilter("ignore", ConvergenceWarning)  # duplicate vectors: fewer centres

@@ -47,7 +47,7 @@ def topic_groups(inputs: WikiInputs, cfg: WikiConfig) -> list[list[Trajectory]]:
     members: dict[str, list[Trajectory]] = {}
     for tid, t in inputs.trajectories.items():  # time order, so groups are time-ordered
         members.setdefault(find(tid), []).append(t)
-    cap = cfg.max_topic_trajectories
+    cap = cfg.subpage_size
     return [g[i : i + cap] for g in members.values() for i in range(0, len(g), cap)]
 
 

@@ -72,7 +72,6 @@ def cfg() -> Config:
         overrides=[
             "ray.num_shards=2",
             "ray.namespace=arborwiki-http-tests",
-            "ray.actor_name=http-test-query",
             "ray.query_replicas=2",
         ]
     )

@@ -36,7 +36,6 @@ def cfg() -> Config:
         overrides=[
             "ray.num_shards=2",
             "ray.namespace=arborwiki-forget-http",
-            "ray.actor_name=forget-http-query",
             "ray.query_replicas=2",
             "store.reader_cache_users=0",  # every request reads the tables (a large store)
         ]

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import arborwiki
 from arborwiki.cluster.http_access import MAX_BODY_BYTES
 from arborwiki.cluster.http_server import start_http, stop_http
-from arborwiki.cluster.query_actor import replica_names, start_query_replicas
+from arborwiki.cluster.query_actor import QUERY_ACTOR, replica_names, start_query_replicas
 from arborwiki.core.config import Config, load_config
 from arborwiki.jobs.cli import app
 from arborwiki.mcp_server import served_memory_server
@@ -52,7 +52,6 @@ def cfg() -> Config:
         overrides=[
             *SAMPLE_SETTINGS,
             "ray.namespace=round3-serving",
-            "ray.actor_name=round3-query",
             "ray.query_replicas=2",
         ]
     )
@@ -273,7 +272,7 @@ def test_32_callers_are_answered_in_one_hop_without_the_serve_proxy(url: str, cf
 
     with pytest.raises(ValueError):
         ray.get_actor(SERVE_CONTROLLER_NAME, namespace=SERVE_NAMESPACE)
-    assert ray.get_actor("round3-query-http", namespace=cfg.ray.namespace)
+    assert ray.get_actor(f"{QUERY_ACTOR}-http", namespace=cfg.ray.namespace)
 
     def ask(i: int) -> int:
         body = {"user_id": ("alice", "bob")[i % 2], "question": "Where?", "budget_tokens": 300}

@@ -10,7 +10,7 @@ import ray
 
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.http_server import start_http
-from arborwiki.cluster.query_actor import start_query_actor
+from arborwiki.cluster.query_actor import QUERY_ACTOR, start_query_actor
 from arborwiki.cluster.query_client import QueryClient
 from arborwiki.cluster.serving import serving_actor_names
 from arborwiki.core.config import load_config
@@ -39,7 +39,6 @@ def test_stop_ends_http_and_every_replica(store: str) -> None:
     cfg = load_config(
         overrides=[
             "ray.namespace=arborwiki-stop-tests",
-            "ray.actor_name=stop-test-query",
             "ray.query_replicas=2",
             "ray.address=auto",  # stop acts only on a cluster it is pointed at
         ]
@@ -50,30 +49,27 @@ def test_stop_ends_http_and_every_replica(store: str) -> None:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=30) as reply:
         assert reply.status == 200
 
-    assert stop(cfg) == ["http", "stop-test-query", "stop-test-query-1"]
+    replicas = [QUERY_ACTOR, f"{QUERY_ACTOR}-1"]
+    assert stop(cfg) == ["http", *replicas]
     deadline = time.time() + 30
-    while time.time() < deadline and not all(
-        gone(n, cfg.ray.namespace) for n in ("stop-test-query", "stop-test-query-1")
-    ):
+    while time.time() < deadline and not all(gone(n, cfg.ray.namespace) for n in replicas):
         time.sleep(0.2)
-    assert gone("stop-test-query", cfg.ray.namespace)
-    assert gone("stop-test-query-1", cfg.ray.namespace)
+    assert all(gone(n, cfg.ray.namespace) for n in replicas)
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5)
     assert stop(cfg) == []
 
 
 def test_replica_names_are_matched_exactly() -> None:
-    cfg = load_config(overrides=["ray.actor_name=q.x"])
-    running = ["q.x", "q.x-1", "q.x-12", "q.xx", "qax-1", "q.x-a", "other", "q.x-1-2"]
-    assert serving_actor_names(cfg, running) == ["q.x", "q.x-1", "q.x-12"]
+    q = QUERY_ACTOR
+    running = [q, f"{q}-1", f"{q}-12", f"{q}x", f"{q}-a", "other", f"{q}-1-2", "arborwiki.query"]
+    assert serving_actor_names(running) == [q, f"{q}-1", f"{q}-12"]
 
 
 def test_a_dead_replica_costs_no_failed_call(store: str) -> None:
     cfg = load_config(
         overrides=[
             "ray.namespace=arborwiki-dead-replica",
-            "ray.actor_name=dead-test-query",
             "ray.query_replicas=2",
         ]
     )

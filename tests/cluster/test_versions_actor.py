@@ -30,7 +30,7 @@ MARKER = "Zqxmarkerstreet"
 
 @pytest.fixture(scope="module")
 def cfg() -> Config:
-    return load_config(overrides=["ray.num_shards=2", "ray.actor_name=versions-query"])
+    return load_config(overrides=["ray.num_shards=2", "ray.namespace=versions-query"])
 
 
 def _row(line: str) -> dict:
@@ -62,7 +62,7 @@ def test_actor_follows_new_runs_and_rollbacks_and_never_mixes(
     run1 = run_build(str(tmp_path / "day1.jsonl"), store, cfg)
     follower = start_query_actor(store, cfg, detached=False, refresh_seconds=0.0)
     pinned_cfg = cfg.model_copy(deep=True)
-    pinned_cfg.ray.actor_name = "versions-query-pinned"
+    pinned_cfg.ray.namespace = "versions-query-pinned"
     pinned = start_query_actor(store, pinned_cfg, detached=False, refresh_seconds=3600.0)
     before = ray.get(follower.query.remote("alice", QUESTION, 5, 400))
     assert ray.get(follower.current_run.remote()) == run1.run_id

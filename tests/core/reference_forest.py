@@ -159,11 +159,11 @@ class ScanForest:
         active = self._active_node(sigma, session_prev)
         if active is not None:
             best = self._best(sigma, topic, [active], seen)
-            if best and best.score >= cfg.continuation_threshold:
+            if best and best.score >= cfg.judge_threshold:
                 return self._continue(best, "continuation", seen)
         if has_cue(sigma.summary, cfg.return_cues):
             best = self._best(sigma, topic, self._timeline_matches(sigma), seen)
-            if best and best.score >= cfg.continuation_threshold:
+            if best and best.score >= cfg.judge_threshold:
                 return self._continue(best, "return", seen)
         best = self._best(sigma, topic, self._hybrid_nodes(sigma, topic), seen)
         if best and best.score >= cfg.judge_threshold:

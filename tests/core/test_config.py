@@ -63,3 +63,50 @@ def test_a_retired_setting_still_loads_with_a_warning(tmp_path) -> None:
     assert cfg.query.k == 9 and not hasattr(cfg.query, "thread_by_distance")
     with pytest.warns(FutureWarning, match="expand_hit_trajectories was retired"):
         load_config(overrides=["query.expand_hit_trajectories=true"])
+
+
+def _leaf_settings() -> list[str]:
+    from pydantic import BaseModel
+
+    from arborwiki.core.config import Config
+
+    def leaves(model: type, prefix: str) -> list[str]:
+        out = []
+        for name, field in model.model_fields.items():
+            kind = field.annotation
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                out += leaves(kind, f"{prefix}{name}.")
+            else:
+                out.append(prefix + name)
+        return out
+
+    return leaves(Config, "")
+
+
+def test_a_config_a_person_can_hold() -> None:
+    """At most 100 settings (issue 47: 144 at its filing); every removed or merged one is
+    named in RETIRED_KEYS / RENAMED_KEYS, and none of those is a setting again."""
+    from arborwiki.core.config import RENAMED_KEYS, RETIRED_KEYS
+
+    settings = set(_leaf_settings())
+    assert len(settings) <= 100, len(settings)
+    assert not settings & (set(RETIRED_KEYS) | set(RENAMED_KEYS))
+    assert set(RENAMED_KEYS.values()) <= settings
+
+
+def test_an_old_file_with_merged_and_retired_settings_loads_with_warnings(tmp_path) -> None:
+    old = tmp_path / "old.yaml"
+    old.write_text(
+        "tokens:\n  words_factor: 1.3\n  per_message: 4\n"
+        "query:\n  routed_hits: 30\n  dated_hits: 30\n  global_lead: 5\n"
+        "extract:\n  tensor_parallel_size: 2\n"
+    )
+    with pytest.warns(FutureWarning):
+        cfg = load_config(old)
+    assert cfg.query.added_hits == 30
+    assert cfg.extract.engine_args == {"tensor_parallel_size": 2}
+    assert cfg.extract.gpus_per_engine == 2
+    clash = tmp_path / "clash.yaml"
+    clash.write_text("query:\n  routed_hits: 30\n  dated_hits: 40\n")
+    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="give one value"):
+        load_config(clash)

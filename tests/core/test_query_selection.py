@@ -17,12 +17,13 @@ from arborwiki.core.query.selection import (
     s_score,
     select_trajectories,
     selection_inputs,
+    top_by_rank,
 )
 from arborwiki.core.records import Trajectory
 from arborwiki.core.tokens import TokenRule
 from tests.builders import make_message
 
-CFG = QueryConfig(coverage_terms=True)  # the coverage-aware greedy S(T), pinned here
+CFG = QueryConfig()  # the coverage-aware greedy S(T)'s weights, pinned here
 
 
 def test_second_pick_is_the_one_that_covers_a_new_entity() -> None:
@@ -189,3 +190,14 @@ def test_s_rank_blends_the_cosine_and_the_hits_reciprocal_ranks_by_w_rank_vector
     # At the default 0.5 (t1 0.5, t2 0.748) the vector's cosine carries t2 past t1; at 0.2
     # (t1 0.8, t2 0.597) the hits keep t1 first.
     assert first == {0.5: "t2", 0.2: "t1"}
+
+
+def test_the_query_path_takes_the_top_k_by_s_rank() -> None:
+    # No coverage term: t3's new entity does not lift it past t2 (the greedy S(T) above does).
+    t1 = Candidate("t1", 0.9, entities=frozenset({"caroline"}))
+    t2 = Candidate("t2", 0.8, entities=frozenset({"caroline"}))
+    t3 = Candidate("t3", 0.5, entities=frozenset({"melanie"}))
+    t0 = Candidate("t0", 0.8)  # a tie with t2: the id decides
+    picked = top_by_rank([t2, t3, t1, t0], 3)
+    assert [s.candidate.trajectory_id for s in picked] == ["t1", "t0", "t2"]
+    assert [s.total for s in picked] == [0.9, 0.8, 0.8]

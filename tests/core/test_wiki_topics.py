@@ -34,7 +34,7 @@ def test_forks_and_shared_topic_keywords_share_a_page() -> None:
 
 def test_a_large_topic_is_cut_into_pages_of_at_most_the_cap() -> None:
     trajectories = [trajectory(f"t{i}", [], i, keywords=["chess", "club"]) for i in range(1, 6)]
-    assert group_ids(trajectories, WikiConfig(max_topic_trajectories=4)) == [
+    assert group_ids(trajectories, WikiConfig(subpage_size=4)) == [
         ["t1", "t2", "t3", "t4"],
         ["t5"],
     ]
