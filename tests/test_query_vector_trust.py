@@ -112,3 +112,37 @@ def test_each_routed_list_weighs_w_routed(sample_store: Path) -> None:
         assert route.routed_lists and {weight for weight, _ in route.routed_lists} == {w}
     off = open_service(str(sample_store), load_config(overrides=["query.w_routed=0"]))
     assert off.route("alice", question).routed_lists == []
+
+
+def test_hits_and_candidates_follow_message_hits_and_route_hits(sample_store: Path) -> None:
+    """`query.message_hits` bounds the fused message hits; the trajectories of the top
+    `query.route_hits` of them are the candidates C_q (the page route is off)."""
+    question = "Where does Alice live now?"
+    small = load_config(overrides=[*SAMPLE_SETTINGS, "query.message_hits=3", "query.route_hits=1"])
+    route = open_service(str(sample_store), small).route("alice", question)
+    assert 0 < len(route.hits) <= 3
+    assert {t.trajectory_id for t in route.trajectories} == {route.hits[0].record.trajectory_id}
+    cfg = load_config(overrides=SAMPLE_SETTINGS)
+    wide = open_service(str(sample_store), cfg).route("alice", question)
+    assert len(wide.hits) > 3
+    top = {h.record.trajectory_id for h in wide.hits[: cfg.query.route_hits]} - {None}
+    assert {t.trajectory_id for t in wide.trajectories} == top and len(top) > 1
+
+
+def test_the_static_vector_weight_shrinks_past_vector_full_weight_tokens(
+    sample_store: Path,
+) -> None:
+    """Static vectors blur over long messages: the vector ranking keeps
+    min(1, vector_full_weight_tokens / the hits' mean tokens) of its weight (0: always 1)."""
+    from arborwiki.core.tokens import TOKEN_RULE
+
+    for tokens, expected in ((5, None), (0, 1.0)):
+        cfg = load_config(overrides=[*SAMPLE_SETTINGS, f"query.vector_full_weight_tokens={tokens}"])
+        service = open_service(str(sample_store), cfg)
+        vector = np.asarray(service.embedder.embed([QUESTION])[0]).tolist()
+        _, lists, share = service._message_hits("bob", QUESTION, vector)
+        refs = lists[0][1] + lists[1][1]
+        mean = sum(r.tokens(TOKEN_RULE) for r in refs) / len(refs)
+        assert share == pytest.approx(expected if expected is not None else min(1.0, 5 / mean))
+        assert lists[1][0] == pytest.approx(share)
+    assert 5 / mean < 1.0  # the sample's messages are longer than 5 tokens: a real discount

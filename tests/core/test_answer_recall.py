@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from arborwiki.core.config import QueryConfig
 from arborwiki.core.evaluation.answers import answer_recall, answer_terms, context_terms
 from arborwiki.core.evaluation.metrics import Context, aggregate, score
 from arborwiki.core.query.facts import ranked_facts
@@ -122,6 +123,10 @@ def test_ranked_facts_match_verbs_by_lemma_and_give_a_when_question_its_days() -
         "Maria took a writing class (2023-01-20)",
     ]
     assert [f.text for f in ranked_facts(claims, {"jean"}, shown, dated_of_top=0)] == []
+    # The query path's `query.when_fact_messages` (3): the third shown message's day too.
+    top = QueryConfig().when_fact_messages
+    got = [f.text for f in ranked_facts(claims, words, shown, dated_of_top=top)]
+    assert top == 3 and got[-1] == "Maria joined a gym (2023-01-26)" and len(got) == 4
 
 
 def test_a_deprecating_claim_reads_as_the_end_of_the_belief() -> None:

@@ -201,3 +201,23 @@ def test_the_query_path_takes_the_top_k_by_s_rank() -> None:
     picked = top_by_rank([t2, t3, t1, t0], 3)
     assert [s.candidate.trajectory_id for s in picked] == ["t1", "t0", "t2"]
     assert [s.total for s in picked] == [0.9, 0.8, 0.8]
+
+
+def test_a_reply_longer_than_reply_max_tokens_is_not_admitted_as_a_reply() -> None:
+    # A question hit followed by a 100-word turn (134 tokens) in its snapshot: above the
+    # default bar (100 tokens) it joins only as a thread turn, after the other hit.
+    bar = QueryConfig().reply_max_tokens
+    asked = _ref("q", 5, 0, "s1", "t1", asks=True)
+    long_reply = _ref("long", 100, 1, "s1", "t1")
+    other = _ref("o", 5, 0, "s2", "t2")
+    hits = [Hit(asked, 0, 1.0), Hit(other, 1, 0.9)]
+    args = (hits, ["t1", "t2"], {"s1": [asked, long_reply]}, 1000, TokenRule())
+    capped = expand_evidence(*args, reply_hits=5, reply_max_tokens=bar)
+    assert bar == 100 and long_reply.tokens(TokenRule()) == 134
+    assert [(a.ref.message.message_id, a.why) for a in capped.admitted] == [
+        ("q", "hit"),
+        ("o", "hit"),
+        ("long", "thread"),
+    ]
+    open_ended = expand_evidence(*args, reply_hits=5, reply_max_tokens=None)
+    assert [a.why for a in open_ended.admitted] == ["hit", "reply", "hit"]

@@ -76,3 +76,30 @@ def test_no_topic_is_titled_by_a_person_the_user_mentions() -> None:
     assert "ciarán" in people  # "my partner Ciarán"
     topics = [p.title for p in memory.pages if p.kind == "topic"]
     assert topics and not [t for t in topics if "ciarán" in t], topics
+
+
+def test_a_topic_key_is_the_first_topic_keywords_keywords() -> None:
+    # t1 and t2 share their first keyword only: one page with topic_keywords 1, two with 2.
+    trajectories = [
+        trajectory("t1", [], 1, keywords=["hiking", "trail"]),
+        trajectory("t2", [], 2, keywords=["hiking", "boots"]),
+    ]
+    assert WikiConfig().topic_keywords == 2
+    assert group_ids(trajectories, WikiConfig()) == [["t1"], ["t2"]]
+    assert group_ids(trajectories, WikiConfig(topic_keywords=1)) == [["t1", "t2"]]
+
+
+def test_an_entity_gets_a_page_from_min_entity_mentions_snapshots() -> None:
+    from arborwiki.core.wiki.entities import entity_names
+    from tests.core.wiki_fixtures import snapshot
+
+    snaps = [
+        snapshot("s1", 1, entities=["Maya", "Oslo"]),
+        snapshot("s2", 2, entities=["Maya"]),
+        snapshot("s3", 3, entities=["Maya"]),
+    ]
+    inputs = WikiInputs.build(snaps, [], [], [])
+    assert WikiConfig().min_entity_mentions == 2
+    assert entity_names(inputs, WikiConfig()) == ["maya"]  # Oslo: one snapshot
+    assert entity_names(inputs, WikiConfig(min_entity_mentions=1)) == ["maya", "oslo"]
+    assert entity_names(inputs, WikiConfig(min_entity_mentions=4)) == []
