@@ -13,8 +13,10 @@ rules, their tests nor any score, and kept unscored until the rules of session 2
 were done), the `sealed2` pool (seed 29, written by yet another helper that had read neither
 the rules, their tests nor any score, and kept unscored until the end of session 2026-12-06),
 the `sealed3` pool (seed 31, written by a further helper that had read neither the rules, their
-tests nor any score, and kept unscored until scored once on the evening of 2026-12-06), and
-LoCoMo dev's hand-labelled changes. Each is built with the default config and
+tests nor any score, and kept unscored until scored once on the evening of 2026-12-06), the
+`sealed4` pool (seed 37, written likewise after sealed3's first score and kept unscored until
+it was scored once, late on 2026-12-06, with the rules fitted on sealed3 in), and LoCoMo dev's
+hand-labelled changes. Each is built with the default config and
 scored by `arborwiki evaluate beliefs`; the tables land in benchmarks/results/beliefs.md
 (what follows its `<!-- history -->` line is kept: the notes of earlier runs).
 """
@@ -44,6 +46,7 @@ SETS = (
     ("sealed", 23),
     ("sealed2", 29),
     ("sealed3", 31),
+    ("sealed4", 37),
 )
 
 
