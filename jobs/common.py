@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -29,7 +30,14 @@ FormatOpt = typer.Option(
 
 
 def config_from(path: str | None, overrides: list[str] | None) -> Config:
-    return load_config(path, overrides or [])
+    """The config; a renamed or retired setting it names is one line on stderr
+    (`warning: query.routed_hits is deprecated: use query.added_hits`), not a source line."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FutureWarning)
+        cfg = load_config(path, overrides or [])
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    return cfg
 
 
 def one_line_errors(func: F) -> F:

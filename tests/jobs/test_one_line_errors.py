@@ -58,3 +58,16 @@ def test_bad_input_raised_in_a_ray_task_is_its_own_line_and_a_bug_keeps_its_trac
     with pytest.raises(RuntimeError) as raised:
         command(RuntimeError("a bug in commit"))
     assert "a bug in commit" in str(raised.value)  # the whole traceback, raised again
+
+
+def test_a_retired_or_renamed_setting_is_one_warning_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from arborwiki.jobs.common import config_from
+
+    cfg = config_from(None, ["query.global_lead=3", "query.routed_hits=30"])
+    assert cfg.query.added_hits == 30
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: query.global_lead was retired and is ignored",
+        "warning: query.routed_hits is deprecated: use query.added_hits",
+    ]
