@@ -38,7 +38,7 @@ from arborwiki.backends.extractors import build_labeled_extractor
 from arborwiki.cluster.work import SHARDS, WORK
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.core.pipeline import build_user_memory, user_windows, window_digest
+from arborwiki.core.pipeline import build_user_memory, user_windows
 from arborwiki.core.records import Message, RunRecord
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.embed_cache import drop_user_vectors
@@ -233,10 +233,10 @@ def _window_keys(stored: list[Message], cfg: Config, forgotten: set[str]) -> lis
     empty), cut from the stored messages as the build cut them."""
     if not stored:  # a user whose every row was quarantined: no windows, no drafts
         return []
-    windows = user_windows(stored, cfg).windows
+    uw = user_windows(stored, cfg)
     return [
-        window_digest(w)
-        for w in windows
+        key
+        for key, w in zip(uw.keys, uw.windows, strict=True)
         if not forgotten or any(m.message_id in forgotten for m in w.messages)
     ]
 

@@ -51,7 +51,7 @@ from arborwiki.cluster.sharding import (
 )
 from arborwiki.cluster.stages import ShardJob, read_shard
 from arborwiki.core.config import Config
-from arborwiki.core.pipeline import user_windows, window_digest
+from arborwiki.core.pipeline import user_windows
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.archive import archive_files
 from arborwiki.storage.increment import (
@@ -368,8 +368,8 @@ def _describe(report: NightlyReport, part: Partition, stored: set[str], cfg: Con
         for user_id, messages in by_user.items():
             old = [m for m in messages if json.dumps([user_id, m.message_id]) in stored]
             report.new_messages += len(messages) - len(old)
-            now = {window_digest(w) for w in user_windows(messages, cfg).windows}
-            before = {window_digest(w) for w in user_windows(old, cfg).windows} if old else set()
+            now = set(user_windows(messages, cfg).keys)
+            before = set(user_windows(old, cfg).keys) if old else set()
             report.windows += len(now)
             report.windows_new += len(now - before)
 

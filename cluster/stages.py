@@ -37,7 +37,7 @@ from arborwiki.core.cached_embedder import CachedEmbedder
 from arborwiki.core.config import Config, EmbedConfig
 from arborwiki.core.embedding import Embedder, embedder_for
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, add_stats
-from arborwiki.core.pipeline import UserWindows, compile_user, user_windows, window_digest
+from arborwiki.core.pipeline import UserWindows, compile_user, user_windows
 from arborwiki.core.records import BuildFailure, Message, Window
 from arborwiki.core.schema import table_to_messages
 from arborwiki.storage import paths
@@ -230,9 +230,10 @@ class WindowsStage:
         assert self.cache is not None, "setup() first"
         by_user, _ = read_shard(job)
         keyed = [
-            (window_digest(w), w)
+            (key, w)
             for user_id in sorted(by_user)
-            for w in user_windows(by_user[user_id], self.cfg).windows
+            for uw in [user_windows(by_user[user_id], self.cfg)]
+            for key, w in zip(uw.keys, uw.windows, strict=True)
         ]
         known = self.cache.known(k for k, _ in keyed)
         missing, queued = [], set()
@@ -347,7 +348,7 @@ class CompileStage:
             stats.update({k: batch.stats.get(k, 0) for k in ("ok", "repaired", "fallback")})
             stats["extracted"] += len(uw.windows)
             return batch.extractions
-        keys = [window_digest(w) for w in uw.windows]
+        keys = uw.keys
         lost = [k for k in keys if k not in drafts]
         if lost:
             raise LookupError(f"{len(lost)} of {len(keys)} windows have no draft: {why}")
@@ -373,7 +374,7 @@ class CompileStage:
         drafts: dict[str, Extraction] = {}
         windows = {u: user_windows(ms, self.cfg) for u, ms in sorted(by_user.items())}
         if self.cache is not None:
-            drafts = self.cache.get(window_digest(w) for uw in windows.values() for w in uw.windows)
+            drafts = self.cache.get(k for uw in windows.values() for k in uw.keys)
         staged: dict[str, list[pa.Table]] = defaultdict(list)
         counts: Counter[str] = Counter()
         stats: Counter[str] = Counter()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder
@@ -33,6 +34,12 @@ class UserWindows:
     messages: list[Message]
     windows: list[Window]
     places: list[WindowPlace]
+
+    @cached_property
+    def keys(self) -> list[str]:
+        """Each window's content digest (`window_digest`), computed once, when first asked
+        for (an uncached rules build never asks)."""
+        return [window_digest(w) for w in self.windows]
 
 
 def user_windows(messages: list[Message], cfg: Config) -> UserWindows:
