@@ -4,11 +4,13 @@ Plain Python, no Ray: tests run them in-process and `cluster/build.py` runs the 
 objects as Ray tasks (windows, compile) and actors (extract). Each declares the resources
 it needs. The data between them:
 
-- WindowsStage:  shard parts → the shard's windows that the extraction cache lacks;
+- WindowsStage:  shard parts → the shard's windows that the extraction cache lacks (all of
+                 its windows, keyed, persisted beside its output for compile);
 - ExtractStage:  a batch of windows from many users → drafts written to the cache, counts;
 - EmbedStage:    texts → vectors, on actors of their own when `embed.num_gpus` is set
                  (compile tasks call them for what the embedding cache lacks);
-- CompileStage:  shard parts + drafts (cache, or rules in-process) → staged Parquet rows.
+- CompileStage:  shard parts + persisted windows + drafts (cache, or rules in-process) →
+                 staged Parquet rows.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ from arborwiki.core.config import Config, EmbedConfig
 from arborwiki.core.embedding import Embedder, embedder_for
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, add_stats
 from arborwiki.core.pipeline import UserWindows, compile_user, user_windows
-from arborwiki.core.records import BuildFailure, Message, Window
+from arborwiki.core.records import BuildFailure, Message, Window, WindowPlace
 from arborwiki.core.schema import table_to_messages
+from arborwiki.core.windows import order_messages
 from arborwiki.storage import paths
 from arborwiki.storage.embed_cache import EmbedCache
 from arborwiki.storage.extract_cache import ExtractCache, cache_root
@@ -164,6 +167,57 @@ def read_shard(job: ShardJob) -> tuple[dict[str, list[Message]], list[dict[str, 
     return dict(by_user), [record_row(q) for q in duplicates]
 
 
+WINDOWS_FILE = "windows.parquet"
+"""The shard's windows as WindowsStage cut and keyed them, read back by CompileStage."""
+
+
+def write_windows(out_dir: str, windows: dict[str, UserWindows]) -> None:
+    """One row per window, in each user's order: its key, place and message ids (the
+    messages themselves stay in the shard's parts)."""
+    rows: dict[str, list[Any]] = {
+        k: [] for k in ("user_id", "key", "episode", "thread", "message_ids")
+    }
+    for user_id, uw in windows.items():
+        for key, window, place in zip(uw.keys, uw.windows, uw.places, strict=True):
+            rows["user_id"].append(user_id)
+            rows["key"].append(key)
+            rows["episode"].append(place.episode)
+            rows["thread"].append(place.thread)
+            rows["message_ids"].append(window.message_ids)
+    paths.makedirs(out_dir)
+    paths.write_parquet(pa.table(rows), paths.join(out_dir, WINDOWS_FILE))
+
+
+def shard_windows(
+    job: ShardJob, by_user: dict[str, list[Message]], cfg: Config
+) -> dict[str, UserWindows]:
+    """The shard's users' windows: as WindowsStage persisted them (staged path), else cut
+    here (the fused rules path, or a user the file lacks)."""
+    persisted: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    path = paths.join(job.out_dir, WINDOWS_FILE)
+    if job.out_dir and paths.exists(path):
+        for row in paths.read_parquet(path).to_pylist():
+            persisted[row["user_id"]].append(row)
+    out: dict[str, UserWindows] = {}
+    for user_id, messages in sorted(by_user.items()):
+        rows = persisted.get(user_id)
+        if not rows:
+            out[user_id] = user_windows(messages, cfg)
+            continue
+        by_id = {m.message_id: m for m in messages}
+        cut = [[by_id[i] for i in row["message_ids"]] for row in rows]
+        uw = UserWindows(
+            user_id,
+            order_messages(messages),
+            [Window(user_id=user_id, conversation_id=ms[0].conversation_id,
+                    session_id=ms[0].session_id, messages=ms) for ms in cut],
+            [WindowPlace(episode=row["episode"], thread=row["thread"]) for row in rows],
+        )  # fmt: skip
+        uw.__dict__["keys"] = [row["key"] for row in rows]  # keyed once, by WindowsStage
+        out[user_id] = uw
+    return out
+
+
 def _error_kind(exc: BaseException) -> str:
     return type(exc).__name__
 
@@ -229,11 +283,10 @@ class WindowsStage:
     def process_batch(self, job: ShardJob) -> ShardWindows:
         assert self.cache is not None, "setup() first"
         by_user, _ = read_shard(job)
+        windows = {u: user_windows(ms, self.cfg) for u, ms in sorted(by_user.items())}
+        write_windows(job.out_dir, windows)
         keyed = [
-            (key, w)
-            for user_id in sorted(by_user)
-            for uw in [user_windows(by_user[user_id], self.cfg)]
-            for key, w in zip(uw.keys, uw.windows, strict=True)
+            (k, w) for uw in windows.values() for k, w in zip(uw.keys, uw.windows, strict=True)
         ]
         known = self.cache.known(k for k, _ in keyed)
         missing, queued = [], set()
@@ -372,7 +425,7 @@ class CompileStage:
         paths.makedirs(out)
         by_user, duplicates = read_shard(job)
         drafts: dict[str, Extraction] = {}
-        windows = {u: user_windows(ms, self.cfg) for u, ms in sorted(by_user.items())}
+        windows = shard_windows(job, by_user, self.cfg)
         if self.cache is not None:
             drafts = self.cache.get(k for uw in windows.values() for k in uw.keys)
         staged: dict[str, list[pa.Table]] = defaultdict(list)
