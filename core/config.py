@@ -385,10 +385,12 @@ class QueryConfig(Section):
         "question's words",
     )
     w_routed: float = Field(
-        0.5,
+        0.25,
         ge=0,
         description="weight of each routed list (hits inside the selected trajectories, "
-        "messages the threads' claims and routed pages cite) against the global ranking's 1",
+        "messages the threads' claims and routed pages cite) against the global ranking's 1; "
+        "0.25: the best mean over four dev sets and both embedders, chosen in three of four "
+        "leave-one-set-out folds (benchmarks/results/fusion_loso.md)",
     )
     routed_weight_power: float = Field(
         2.0,
