@@ -120,7 +120,7 @@ def test_pyright_resolves_every_arborwiki_import(tmp_path: Path) -> None:
     type checking off and only import resolution on, over every folder of the checkout with
     this interpreter's packages: 0 unresolved `arborwiki.*` imports. Optional extras that the
     dev install leaves out (vllm, torch, sentence-transformers) are not ours to resolve."""
-    import json
+    from tests.pyright import run_pyright
 
     config = {
         "include": [str(REPO / f) for f in ("arborwiki", *LAYERS, "benchmarks", "tests")],
@@ -129,15 +129,7 @@ def test_pyright_resolves_every_arborwiki_import(tmp_path: Path) -> None:
         "typeCheckingMode": "off",
         "reportMissingImports": "error",
     }
-    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config))
-    result = subprocess.run(
-        [sys.executable, "-m", "basedpyright", "--outputjson", "-p", str(tmp_path)]
-        + ["--pythonpath", sys.executable],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    report = json.loads(result.stdout)
+    report = run_pyright(config, tmp_path)
     assert report["summary"]["filesAnalyzed"] > 400  # it read the code base
     unresolved = [
         f"{d['file']}:{d['range']['start']['line'] + 1}: {d['message']}"

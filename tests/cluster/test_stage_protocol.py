@@ -32,9 +32,7 @@ def test_each_stage_names_its_input_and_output_types(tmp_path: Path) -> None:
     """`cluster/stages.py` declares each stage as a `Stage[In, Out]` (WINDOWS, EXTRACT, EMBED,
     COMPILE): pyright checks that every stage's `process_batch` takes and returns those
     records, and that declaring a wrong one fails (a planted copy with a wrong output)."""
-    import json
-    import subprocess
-    import sys
+    from tests.pyright import run_pyright
 
     repo = Path(__file__).resolve().parents[2]
     source = (repo / "cluster" / "stages.py").read_text()
@@ -51,16 +49,7 @@ def test_each_stage_names_its_input_and_output_types(tmp_path: Path) -> None:
         "typeCheckingMode": "off",
         "reportAssignmentType": "error",
     }
-    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config))
-    result = subprocess.run(
-        [sys.executable, "-m", "basedpyright", "--outputjson", "-p", str(tmp_path)]
-        + ["--pythonpath", sys.executable],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    errors = [
-        d for d in json.loads(result.stdout)["generalDiagnostics"] if d["severity"] == "error"
-    ]
+    report = run_pyright(config, tmp_path)
+    errors = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
     assert {Path(d["file"]).name for d in errors} == {"planted.py"}, errors
     assert all("ShardResult" in d["message"] for d in errors)
