@@ -136,13 +136,17 @@ def test_the_static_vector_weight_shrinks_past_vector_full_weight_tokens(
     min(1, vector_full_weight_tokens / the hits' mean tokens) of its weight (0: always 1)."""
     from arborwiki.core.tokens import TOKEN_RULE
 
-    for tokens, expected in ((5, None), (0, 1.0)):
+    def hit_lists(tokens: int) -> tuple[list, float]:
         cfg = load_config(overrides=[*SAMPLE_SETTINGS, f"query.vector_full_weight_tokens={tokens}"])
         service = open_service(str(sample_store), cfg)
         vector = np.asarray(service.embedder.embed([QUESTION])[0]).tolist()
         _, lists, share = service._message_hits("bob", QUESTION, vector)
-        refs = lists[0][1] + lists[1][1]
-        mean = sum(r.tokens(TOKEN_RULE) for r in refs) / len(refs)
-        assert share == pytest.approx(expected if expected is not None else min(1.0, 5 / mean))
         assert lists[1][0] == pytest.approx(share)
+        return lists, share
+
+    lists, share = hit_lists(5)
+    refs = lists[0][1] + lists[1][1]
+    mean = sum(r.tokens(TOKEN_RULE) for r in refs) / len(refs)
     assert 5 / mean < 1.0  # the sample's messages are longer than 5 tokens: a real discount
+    assert share == pytest.approx(5 / mean)
+    assert hit_lists(0)[1] == 1.0

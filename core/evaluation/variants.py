@@ -37,9 +37,6 @@ VARIANTS = (
 )
 
 
-# Ablations: arborwiki with one structural part switched off (config overrides on the same
-# store). `no_wiki` (no page routing) and `with_pages` (page routing, off by default since
-# issue 34) are variants above.
 class _CoverageTerms(QueryService):
     """The design's coverage-aware greedy S(T) instead of the top k by s_rank."""
 
@@ -63,8 +60,9 @@ class _NoClaimCitations(QueryService):
         return []
 
 
-# Ablations: a setting changed, or (parts that have no setting) the query service with that
-# part taken out, on the same store.
+# Ablations: arborwiki on the same store with one part changed — a setting, or (parts that
+# have no setting) the query service with that part taken out. `no_wiki` (no page routing)
+# and `with_pages` (page routing, off by default since issue 34) are variants above.
 ABLATIONS: dict[str, dict[str, object] | type[QueryService]] = {
     # The S(T) coverage terms (measured to cost coverage, so not on the query path): what the
     # coverage-aware greedy S(T) adds over the top k by s_rank.
@@ -144,8 +142,7 @@ class Variants:
     def user(self, user_id: str) -> UserIndex:
         if user_id not in self._users:
             refs = {r.message.message_id: r for r in self.reader.all_messages(user_id)}
-            rule = TOKEN_RULE
-            tokens = {mid: r.tokens(rule) for mid, r in refs.items()}
+            tokens = {mid: r.tokens(TOKEN_RULE) for mid, r in refs.items()}
             self._users[user_id] = UserIndex(refs, tokens)
         return self._users[user_id]
 
@@ -215,13 +212,12 @@ class Variants:
         route = self.route(qa, use_pages=True)
         known = self.user(qa.user_id).refs
         texts = {m: r.message.text for m, r in known.items()}
-        rule = TOKEN_RULE
         items = []
         for p in route.pages:
             cited = [m for m in dict.fromkeys(_CITATION.findall(p.record.markdown)) if m in known]
             items.append(
                 Item(
-                    count_tokens(p.record.markdown, rule),
+                    count_tokens(p.record.markdown),
                     quoted_ids(p.record.markdown, cited, texts),
                     tuple(cited),
                     (p.record.markdown,),

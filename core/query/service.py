@@ -134,7 +134,7 @@ class QueryService:
         self, user_id: str, question: str, k: int | None = None, use_pages: bool = False
     ) -> Route:
         """Steps 1–2: message hits (and with `use_pages` the top `TOP_PAGES` wiki pages)
-        → C_q → greedy S(T) selection. The page route is off unless asked for: on both dev
+        → C_q → the top k by s_rank (`_select`). The page route is off unless asked for: on both dev
         sets it was within ±0.008 answer recall of the hits' route alone
         (docs/fact-lines-and-pages.md)."""
         if not user_id:
@@ -537,7 +537,7 @@ class QueryService:
                 source_message_ids=fact.sources,
                 kind="fact",
             )
-            cost = count_tokens(line.labelled(), TOKEN_RULE)
+            cost = count_tokens(line.labelled())
             if used + cost > budget_tokens:
                 break
             lines.append(line)
@@ -599,7 +599,7 @@ class QueryService:
                 replaced_by=compact_claim(successor) if successor else None,
                 replaced_by_message_ids=successor.source_message_ids if successor else [],
             )
-            cost = count_tokens(line.text + (line.replaced_by or ""), TOKEN_RULE)
+            cost = count_tokens(line.text + (line.replaced_by or ""))
             if used + cost > budget_tokens:
                 break
             lines.append(line)
