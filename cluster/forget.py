@@ -43,7 +43,13 @@ from arborwiki.core.records import Message, RunRecord
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.embed_cache import drop_user_vectors
 from arborwiki.storage.extract_cache import cache_root, drop_drafts
-from arborwiki.storage.forget import delete_user, quarantined, stored_messages, user_rows
+from arborwiki.storage.forget import (
+    delete_user,
+    quarantined,
+    stored_messages,
+    stored_windows,
+    user_rows,
+)
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.online import Inbox, writer_lock
 from arborwiki.storage.tables import USER_TABLES, memory_tables
@@ -151,7 +157,7 @@ def _apply_locked(
     report = ForgetReport(user_id, sorted(set(message_ids)))
     stored = stored_messages(store, user_id)
     remaining = [m for m in stored if m.message_id not in set(message_ids)]
-    draft_keys = _window_keys(stored, cfg, set(message_ids))
+    draft_keys = _draft_keys(store, user_id, stored, cfg, set(message_ids))
     before = {n: user_rows(store, n, user_id) for n in (*USER_TABLES, "quarantine")}
     touched = set(USER_TABLES)
     if message_ids:
@@ -228,16 +234,27 @@ def _remaining_messages(stored: list[Message], user_id: str, forgotten: set[str]
     return [m for m in stored if m.message_id not in forgotten]
 
 
-def _window_keys(stored: list[Message], cfg: Config, forgotten: set[str]) -> list[str]:
-    """Cache keys of the user's windows that hold a forgotten message (all: `forgotten`
-    empty), cut from the stored messages as the build cut them."""
-    if not stored:  # a user whose every row was quarantined: no windows, no drafts
-        return []
+def window_keys(
+    store: LanceStore, user_id: str, stored: list[Message], cfg: Config
+) -> list[tuple[str, list[str]]]:
+    """The user's windows as the build keyed them, (key, message ids), read from its stored
+    snapshots; cut again from `stored` only in a store made before snapshots kept the key."""
+    kept = stored_windows(store, [user_id]).get(user_id)
+    if kept is not None or not stored:
+        return kept or []
     uw = user_windows(stored, cfg)
+    return [(k, w.message_ids) for k, w in zip(uw.keys, uw.windows, strict=True)]
+
+
+def _draft_keys(
+    store: LanceStore, user_id: str, stored: list[Message], cfg: Config, forgotten: set[str]
+) -> list[str]:
+    """Cache keys of the user's windows that hold a forgotten message (all: `forgotten`
+    empty)."""
     return [
         key
-        for key, w in zip(uw.keys, uw.windows, strict=True)
-        if not forgotten or any(m.message_id in forgotten for m in w.messages)
+        for key, ids in window_keys(store, user_id, stored, cfg)
+        if not forgotten or not forgotten.isdisjoint(ids)
     ]
 
 

@@ -54,6 +54,7 @@ from arborwiki.core.config import Config
 from arborwiki.core.pipeline import user_windows
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.archive import archive_files
+from arborwiki.storage.forget import stored_windows
 from arborwiki.storage.increment import (
     FileChange,
     FileMark,
@@ -259,7 +260,8 @@ def _describe_new(
         part = merge_partitions(tmp, n, results)
         if (why := _defaulted_turns(part)) is not None:
             return why
-        _describe(report, part, _add_stored(part, store_dir, tmp, cfg), cfg)
+        after = _describe(report, part, _add_stored(part, store_dir, tmp, cfg), cfg)
+        _count_windows(report, _stored_keys(store_dir, report.users), after)
     return None
 
 
@@ -285,11 +287,14 @@ def _build_new(
             return why
         stored_ids = _add_stored(part, store_dir, staging, cfg)
         timeline.end("read")
-        _describe(report, part, stored_ids, cfg)
+        _describe(report, part, stored_ids)
+        before = _stored_keys(store_dir, report.users)
         scope.watermark = watermark(cfg, "incremental", after, part)  # type: ignore[arg-type]
         report.build = compile_and_commit(
             part, store_dir, cfg, live, progress, timeline, started_at, scope
         )
+    # the windows the build cut and keyed, as its committed snapshots hold them
+    _count_windows(report, before, _stored_keys(store_dir, report.users))
     return None
 
 
@@ -355,23 +360,42 @@ def _add_stored(part: Partition, store_dir: str, staging: str, cfg: Config) -> s
     return {json.dumps(k) for k in keys}
 
 
-def _describe(report: NightlyReport, part: Partition, stored: set[str], cfg: Config) -> None:
-    """Users, messages and windows that change: touched users' windows after the run,
-    and how many of them did not exist before (new, or grown by the new turns)."""
+def _describe(
+    report: NightlyReport, part: Partition, stored: set[str], cfg: Config | None = None
+) -> dict[str, set[str]]:
+    """Users, rows and messages that change. With `cfg` (a dry run: nothing is built), the
+    touched users' windows are cut as the build would cut them; returns their keys."""
     report.users = sorted(set().union(*part.users.values()))
     report.new_rows = part.rows_read
     report.new_quarantined = part.rows_quarantined
     report.new_forgotten = part.rows_forgotten
+    keys: dict[str, set[str]] = {}
     for shard, files in sorted(part.files.items()):
         by_user, duplicates = read_shard(ShardJob(shard, [str(f) for f in files], part.sources, ""))
         report.new_quarantined += len(duplicates)
         for user_id, messages in by_user.items():
-            old = [m for m in messages if json.dumps([user_id, m.message_id]) in stored]
-            report.new_messages += len(messages) - len(old)
-            now = set(user_windows(messages, cfg).keys)
-            before = set(user_windows(old, cfg).keys) if old else set()
-            report.windows += len(now)
-            report.windows_new += len(now - before)
+            old = sum(1 for m in messages if json.dumps([user_id, m.message_id]) in stored)
+            report.new_messages += len(messages) - old
+            if cfg is not None:
+                keys[user_id] = set(user_windows(messages, cfg).keys)
+    return keys
+
+
+def _stored_keys(store_dir: str, users: list[str]) -> dict[str, set[str]]:
+    """The users' window keys as their stored snapshots hold them (a user whose snapshots
+    predate the key has none: its windows count as new)."""
+    kept = stored_windows(LanceStore(store_dir, create=False), users)
+    return {u: {k for k, _ in kept.get(u, [])} for u in users}
+
+
+def _count_windows(
+    report: NightlyReport, before: dict[str, set[str]], after: dict[str, set[str]]
+) -> None:
+    """The touched users' windows after the run, and how many did not exist before (new, or
+    grown by the new turns)."""
+    for user_id, now in after.items():
+        report.windows += len(now)
+        report.windows_new += len(now - before.get(user_id, set()))
 
 
 __all__ = ["NightlyReport", "last_watermark", "run_nightly"]

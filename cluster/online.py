@@ -41,9 +41,9 @@ from arborwiki.backends.extractors import build_labeled_extractor
 from arborwiki.core.cached_embedder import CachedEmbedder
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
-from arborwiki.core.extract.base import Extraction, ExtractionBatch, LabeledExtractor
-from arborwiki.core.pipeline import build_user_memory, window_digest
-from arborwiki.core.records import Message, QuarantineRow, RunRecord, Window
+from arborwiki.core.extract.base import Extraction, LabeledExtractor
+from arborwiki.core.pipeline import UserWindows, compile_user, user_windows
+from arborwiki.core.records import Message, QuarantineRow, RunRecord
 from arborwiki.storage import tombstones
 from arborwiki.storage.archive.rows import RowValidator
 from arborwiki.storage.forget import stored_messages
@@ -112,25 +112,6 @@ class _Memo:
             self._items.popitem(last=False)
 
 
-class MemoExtractor:
-    """The configured extractor, asked only for windows it has not drafted before."""
-
-    def __init__(self, inner: LabeledExtractor, memo: _Memo) -> None:
-        self.inner, self.memo = inner, memo
-
-    def extract_labeled(self, windows: list[Window]) -> ExtractionBatch:
-        keys = [window_digest(w) for w in windows]
-        missing = [i for i, k in enumerate(keys) if self.memo.get(k) is None]
-        if missing:
-            made = self.inner.extract_labeled([windows[i] for i in missing])
-            for i, extraction in zip(missing, made.extractions, strict=True):
-                self.memo.put(keys[i], extraction)
-        extractions: list[Extraction] = [self.memo.get(k) for k in keys]
-        batch = ExtractionBatch(extractions)
-        batch.stats["ok"] = len(extractions)
-        return batch
-
-
 def validate_rows(user_id: str, rows: list[dict[str, Any]]) -> tuple[list[Message], set[int]]:
     """The batch reader's row rules (storage/archive/rows.py) on an add's rows: the user id
     is the call's (a row naming another user is refused), a missing timestamp is now, a
@@ -184,7 +165,7 @@ class OnlineWriter:
         self._commit_lock = threading.Lock()
         self._drafts = _Memo(MEMO_ENTRIES)
         self._vectors: dict[str, Any] = {}
-        self._extractor: MemoExtractor | None = None
+        self._extractor: LabeledExtractor | None = None
         self._seen: dict[str, tuple[str, dict[str, Message]]] = {}  # user: (run, messages)
         self._kept_at_freeze = 0
         self.touched: OrderedDict[str, frozenset[str]] = OrderedDict()
@@ -320,12 +301,11 @@ class OnlineWriter:
         """Compile each user from all its messages, replace their rows, append the run row."""
         started = datetime.now(UTC)
         embedder = embedder_for(self.cfg.embed)
-        if self._extractor is None:
-            self._extractor = MemoExtractor(build_labeled_extractor(self.cfg.extract), self._drafts)
         cached = CachedEmbedder(embedder.embed, embedder.dim, embedder.static, self._vectors)
         tables: dict[str, list[pa.Table]] = defaultdict(list)
         for messages in users.values():
-            memory = build_user_memory(messages, self.cfg, self._extractor, cached)  # type: ignore[arg-type]
+            uw = user_windows(messages, self.cfg)
+            memory = compile_user(uw, self._drafts_of(uw), self.cfg, cached)  # type: ignore[arg-type]
             for name, table in memory_tables(memory, embedder.dim).items():
                 tables[name].append(table)
         self._remember(cached)
@@ -363,6 +343,20 @@ class OnlineWriter:
                     store.compact(name)
             store.build_indexes(USER_TABLES)
         return run_id
+
+    def _drafts_of(self, uw: UserWindows) -> list[Extraction]:
+        """The windows' drafts: from this writer's memory by window key, the configured
+        extractor asked only for windows it has not drafted before."""
+        known = {k: e for k in uw.keys if (e := self._drafts.get(k)) is not None}
+        missing = [i for i, k in enumerate(uw.keys) if k not in known]
+        if missing:
+            if self._extractor is None:
+                self._extractor = build_labeled_extractor(self.cfg.extract)
+            made = self._extractor.extract_labeled([uw.windows[i] for i in missing])
+            for i, extraction in zip(missing, made.extractions, strict=True):
+                known[uw.keys[i]] = extraction
+                self._drafts.put(uw.keys[i], extraction)
+        return [known[k] for k in uw.keys]
 
     def _remember(self, cached: CachedEmbedder) -> None:
         self._vectors.update(cached.fresh)

@@ -37,8 +37,8 @@ class UserWindows:
 
     @cached_property
     def keys(self) -> list[str]:
-        """Each window's content digest (`window_digest`), computed once, when first asked
-        for (an uncached rules build never asks)."""
+        """Each window's content digest (`window_digest`), computed once (about 6 µs a
+        window): the draft cache's key, stored on the window's snapshot."""
         return [window_digest(w) for w in self.windows]
 
 
@@ -73,7 +73,8 @@ def compile_user(
     if len(extractions) != len(uw.windows):
         raise RuntimeError(f"{len(extractions)} drafts for {len(uw.windows)} windows")
     snapshots = [
-        to_snapshot(w, e.draft, e.extractor) for w, e in zip(uw.windows, extractions, strict=True)
+        to_snapshot(w, e.draft, e.extractor, k)
+        for w, e, k in zip(uw.windows, extractions, uw.keys, strict=True)
     ]
     snapshots = name_the_owner(snapshots, uw.messages)
     texts = [embedding_text(w, e) for w, e in zip(uw.windows, extractions, strict=True)]

@@ -168,6 +168,7 @@ class Snapshot(Record):
     facets: dict[str, list[str]]
     claims: list[Claim] = Field(default_factory=list)
     extractor: str
+    window_key: str = ""  # its window's digest (`window_digest`); "" in stores made before it
     vector: list[float] | None = None
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from arborwiki.core.records import Message
 from arborwiki.storage import tombstones
-from arborwiki.storage.lance_store import LanceStore, sql_str
+from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
 from arborwiki.storage.reader import MESSAGE_COLUMNS, to_record
 from arborwiki.storage.tables import SPECS, USER_TABLES
 
@@ -30,6 +30,31 @@ def user_rows(store: LanceStore, name: str, user_id: str) -> dict[str, str]:
 def stored_messages(store: LanceStore, user_id: str) -> list[Message]:
     """The user's stored messages, read once before anything is deleted."""
     return [to_record(Message, r) for r in store.rows("messages", user_id, columns=MESSAGE_COLUMNS)]
+
+
+def stored_windows(store: LanceStore, users: list[str]) -> dict[str, list[tuple[str, list[str]]]]:
+    """Per user, each stored snapshot's window as the build cut and keyed it: (window key,
+    message ids). A user with no snapshot, or one without a key (a store made before
+    snapshots kept it), is left out: the caller cuts that user's windows again."""
+    if not users or not store.has("snapshots"):
+        return {}
+    table = store.table("snapshots")
+    if "window_key" not in table.schema.names:
+        return {}
+    rows = (
+        table.search()
+        .where(sql_in("user_id", users))
+        .select(["user_id", "window_key", "message_ids"])
+        .limit(None)
+        .to_list()
+    )
+    out: dict[str, list[tuple[str, list[str]]]] = {}
+    unkeyed: set[str] = set()
+    for row in rows:
+        out.setdefault(row["user_id"], []).append((row["window_key"], row["message_ids"]))
+        if not row["window_key"]:
+            unkeyed.add(row["user_id"])
+    return {u: w for u, w in out.items() if u not in unkeyed}
 
 
 def delete_user(store: LanceStore, user_id: str) -> None:

@@ -166,13 +166,18 @@ class LanceStore:
         return self.refresh()
 
     def _ensure(self, name: str, dim: int) -> Any:
-        """The table to write `name` into: created, or its renamed columns renamed."""
+        """The table to write `name` into: created, or moved on to today's columns (renamed
+        ones renamed, new ones added empty): a store written before a change takes its next
+        write as it is."""
         if not self.has(name):
             self._db.create_table(name, schema=schema_for(name, dim))
         table = self.table(name)
         old = [c for c in RENAMED_COLUMNS if c in table.schema.names]
-        if old:  # a store written before the rename: its next write moves it on
+        if old:
             table.alter_columns(*({"path": c, "rename": RENAMED_COLUMNS[c]} for c in old))
+        missing = [f for f in schema_for(name, dim) if f.name not in table.schema.names]
+        if missing:
+            table.add_columns(pa.schema([f.with_nullable(True) for f in missing]))
         return table
 
     # ---------------------------------------------------------------- write
@@ -317,9 +322,6 @@ class LanceStore:
         payload["versions"] = run.versions or self.versions()
         table = self._ensure("runs", 1)
         schema = schema_for("runs", 1)
-        missing = [f for f in schema if f.name not in table.schema.names]
-        if missing:  # a store made before the column existed
-            table.add_columns(pa.schema(missing))
         for key in ("counts", "versions", "watermark"):
             payload[key] = json.dumps(payload.get(key, {}), sort_keys=True)
         table.add(pa.Table.from_pylist([payload], schema=schema))

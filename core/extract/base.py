@@ -103,8 +103,12 @@ def snapshot_id_for(window: Window) -> str:
     )
 
 
-def to_snapshot(window: Window, draft: SnapshotDraft, extractor_name: str) -> Snapshot:
-    """Freeze a draft into a Snapshot with stable ids; claims start as ADD/active."""
+def to_snapshot(
+    window: Window, draft: SnapshotDraft, extractor_name: str, window_key: str = ""
+) -> Snapshot:
+    """Freeze a draft into a Snapshot with stable ids; claims start as ADD/active.
+    `window_key`: the window's digest, kept so forget and nightly find its draft without
+    cutting the windows again (a query-time snapshot has none)."""
     sid = snapshot_id_for(window)
     window_ids = set(window.message_ids)
     facets: dict[str, list[str]] = {}
@@ -146,4 +150,5 @@ def to_snapshot(window: Window, draft: SnapshotDraft, extractor_name: str) -> Sn
         facets=facets,
         claims=claims,
         extractor=extractor_name,
+        window_key=window_key,
     )

@@ -189,3 +189,34 @@ def test_forget_removes_the_cached_drafts_of_the_windows_it_touched(
     assert whole.drafts_removed == len(bob_keys)
     assert not bob_keys & _cached_keys(store_dir)
     assert len(_cached_drafts(store_dir)) == len(left) - len(bob_keys)
+
+
+@pytest.mark.parametrize("since", ["the window size changed", "a store without window keys"])
+def test_forget_finds_the_drafts_the_build_keyed(
+    ray_local: None, cfg: Config, tmp_path: Path, since: str
+) -> None:
+    """Forget reads the window keys off the stored snapshots, so the drafts go even when
+    today's config would cut other windows; a store made before snapshots kept the key
+    has its windows cut again, and its next write adds the column."""
+    cached = cfg.model_copy(deep=True)
+    cached.extract.cache_rules = True
+    marked = tmp_path / "marked.jsonl"
+    marked.write_text(ARCHIVE.read_text().replace("I live in Portland, so", f"{MARKER}, so"))
+    store_dir = tmp_path / "store"
+    run_build(str(marked), str(store_dir), cached)
+    store = LanceStore(store_dir)
+    message = next(
+        r["message_id"] for r in store.rows("messages", "alice") if MARKER in (r["text"] or "")
+    )
+    later = cached.model_copy(deep=True)
+    if since == "a store without window keys":
+        store.table("snapshots").drop_columns(["window_key"])
+    else:
+        later.window.max_turns = 2  # the build cut 4-turn windows
+
+    report = forget_in_store(str(store_dir), later, "alice", [message])
+
+    assert report.drafts_removed == 1
+    assert not any(MARKER in d for d in _cached_drafts(store_dir))
+    snapshots = LanceStore(store_dir, follow_runs=True).rows("snapshots", "alice")
+    assert snapshots and all(s["window_key"] for s in snapshots)

@@ -154,6 +154,7 @@ STORED_SCHEMAS = {
         ("facets", "string", True),
         ("claim_ids", "list<item: string>", True),
         ("extractor", "string", True),
+        ("window_key", "string", True),  # added with forget reading it; old stores gain it
         ("vector", "fixed_size_list<item: float>[8]", True),
     ],
     "trajectories": [
@@ -207,7 +208,8 @@ SAMPLES: dict[str, Record] = {
     "snapshots": Snapshot(
         snapshot_id="s1", user_id="u'1", conversation_id="c", session_id="s",
         message_ids=["m1"], timestamp=T0, summary="sum", keywords=["k"], entities=["Ann"],
-        terms=[], facets={"place": ["Denver", "Oslo"]}, extractor="rules", vector=VEC,
+        terms=[], facets={"place": ["Denver", "Oslo"]}, extractor="rules", window_key="w1",
+        vector=VEC,
     ),
     "claims": _claim(),
     "forest_nodes": ForestNode(
@@ -308,3 +310,15 @@ def test_a_store_with_the_old_shard_columns_reads_and_moves_on(tmp_path: Path) -
     assert {"part_index", "part_count"} <= set(table.schema.names)
     assert "shard_index" not in table.schema.names
     assert sorted(table.column("part_index").to_pylist()) == [0, 1]
+
+
+def test_a_table_made_before_a_column_gains_it_on_its_next_write(tmp_path: Path) -> None:
+    store = LanceStore(tmp_path / "store")
+    today = schema_for("snapshots", DIM)
+    before = pa.schema([f for f in today if f.name != "window_key"])
+    store._db.create_table("snapshots", schema=before)
+    row = record_row(SAMPLES["snapshots"].model_copy(update={"vector": [0.5] * DIM}))
+    store.upsert("snapshots", rows_to_table("snapshots", [row], DIM), DIM)
+    (stored,) = store.table("snapshots").search().limit(None).to_list()
+    assert stored["window_key"] == "w1"
+    assert sorted(store.table("snapshots").schema.names) == sorted(today.names)
