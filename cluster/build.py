@@ -38,6 +38,7 @@ from typing import Any
 
 import ray
 
+from arborwiki.cluster.commit import CommitStage, StagedCommit, TombstonesChanged
 from arborwiki.cluster.forget import sweep
 from arborwiki.cluster.online import fold_online
 from arborwiki.cluster.runtime import (
@@ -55,14 +56,17 @@ from arborwiki.cluster.scheduling import (
     check_extract_package,
     check_stage_resources,
     embedding_actors,
+    run_commit,
+    run_read,
 )
 from arborwiki.cluster.sharding import (
     FilePartition,
     Partition,
+    ReadPiece,
+    ReadStage,
     add_table_part,
     discard_outputs,
     merge_partitions,
-    partition_file,
     pieces_agree,
 )
 from arborwiki.cluster.stages import (
@@ -110,11 +114,6 @@ NOT_IN_OUTPUT_FIELDS = {
 }  # fmt: skip
 """Settings that decide where and how fast work runs (or stop it: a test's abort), never
 what it produces."""
-
-
-class TombstonesChanged(RuntimeError):
-    """A forget (or its undo) changed the store's tombstones after this run read its input:
-    the run commits nothing and reads again (`COMMIT_TRIES`)."""
 
 
 COMMIT_TRIES = 3
@@ -355,12 +354,12 @@ def read_files(
     without a turn_index (`pieces_agree`) is read again whole, its pieces' outputs deleted.
     Rows `forgotten` names (the store's tombstones) are dropped as they are read."""
     store = store_task_options(staging, *(spec[1] for spec in specs))
-    task = ray.remote(num_cpus=1, max_retries=2, **store)(partition_file)
-    n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
+    task = ray.remote(**ReadStage.resources(cfg), max_retries=2, **store)(run_read)
     cuts = pieces or {}
 
     def submit(i: int, path: str, start: int, line: int, end: int | None = None, k: int = 0) -> Any:
-        return task.remote(i, path, str(staging), n, batch, start, line, fmt, end, k, forgotten)
+        piece = ReadPiece(i, path, str(staging), start, line, end, k, fmt, forgotten)
+        return task.remote(cfg, piece)
 
     refs = []
     for i, path, start, line in specs:
@@ -615,15 +614,9 @@ def _commit(
     scope: CommitScope,
     live: LiveWork,
 ) -> dict[str, float]:
-    """Each table's rebuilt users replaced by their staged rows; failed users' earlier
-    memory is left as it was; the quarantine rows of the run's input files are replaced by
-    this run's (a nightly run only adds).
-
-    The commit runs as one Ray task, not on the driver: appending the rows and building the
-    indexes take memory that grows with the tables (measured on the driver, when it still
-    built a full-text index too: 323 MB through a 300K build, 800 MB during its commit), and
-    the driver should hold counts and file lists only. Returns the commit's wall seconds by
-    part (upsert, index, compact)."""
+    """The commit stage (cluster/commit.py) as one Ray task: each table's rebuilt users
+    replaced by their staged rows, the quarantine rows of the run's input files replaced by
+    this run's (a nightly run only adds). Returns its wall seconds by part."""
     staged = {name: _staged(shard_dirs, f"{name}.parquet") for name in USER_TABLES}
     staged["quarantine"] = list(part.quarantine_files) + _staged(shard_dirs, "quarantine.parquet")
     failed = {f.user_id for f in failures}
@@ -631,9 +624,8 @@ def _commit(
     dim = embedder_for(cfg.embed).dim
     files = [f for table_files in staged.values() for f in table_files]
     options = store_task_options(store_dir, *files)
-    task = ray.remote(num_cpus=1, max_retries=0, **options)(commit_staged)
-    ref = task.remote(
-        store_dir,
+    task = ray.remote(**CommitStage.resources(cfg), max_retries=0, **options)(run_commit)
+    commit = StagedCommit(
         staged,
         users,
         dim,
@@ -641,36 +633,12 @@ def _commit(
         scope.replace_quarantine,
         scope.tombstones.key(),
     )
+    ref = task.remote(cfg, store_dir, commit)
     live.refs.add(ref)
     try:
         return ray.get(ref)
     finally:
         live.refs.discard(ref)
-
-
-def commit_staged(
-    store_dir: str,
-    staged: dict[str, list[str]],
-    users: list[str],
-    dim: int,
-    quarantine_sources: list[str],
-    replace_quarantine: bool,
-    read_tombstones: str | None = None,
-) -> dict[str, float]:
-    """The commit itself (see `_commit`), in whichever process runs it. The tombstones are
-    read again first: rows read before a forget are never committed after it (the run
-    raises `TombstonesChanged` and reads again)."""
-    if read_tombstones is not None and tombstones.load(store_dir).key() != read_tombstones:
-        raise TombstonesChanged("a forget changed the tombstones since this run read its input")
-    store = LanceStore(store_dir)
-    store.commit_run(
-        staged,
-        users,
-        dim,
-        quarantine_sources=quarantine_sources,
-        replace_quarantine=replace_quarantine,
-    )
-    return store.commit_seconds
 
 
 def _staged(shard_dirs: dict[int, str], file_name: str) -> list[str]:
@@ -693,7 +661,6 @@ def _remove_superseded(work: str, keep: set[str], marker: str) -> None:
 __all__ = [
     "SUCCESS",
     "BuildSummary",
-    "TombstonesChanged",
     "config_hash",
     "forget_leftovers",
     "run_build",

@@ -31,7 +31,6 @@ from arborwiki.cluster.build import (
     BuildSummary,
     CommitScope,
     ReadSpec,
-    TombstonesChanged,
     compile_and_commit,
     config_hash,
     forget_leftovers,
@@ -40,14 +39,16 @@ from arborwiki.cluster.build import (
     staged_run,
     watermark,
 )
+from arborwiki.cluster.commit import TombstonesChanged
 from arborwiki.cluster.online import fold_online
 from arborwiki.cluster.runtime import driver_path
 from arborwiki.cluster.scheduling import Progress, Timeline
 from arborwiki.cluster.sharding import (
     Partition,
+    ReadPiece,
+    ReadStage,
     add_table_part,
     merge_partitions,
-    partition_file,
 )
 from arborwiki.cluster.stages import ShardJob, read_shard
 from arborwiki.core.config import Config
@@ -251,13 +252,12 @@ def _describe_new(
     """A dry run: what the new bytes hold and which windows change; nothing written.
     Returns why a full build is needed instead, if it is."""
     with tempfile.TemporaryDirectory() as tmp:
-        n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-        gone = tombstones.load(store_dir)
+        read, gone = ReadStage(cfg, store_dir), tombstones.load(store_dir)
         results = [
-            partition_file(i, f, tmp, n, batch, s, line, fmt, forgotten=gone)
+            read.process_batch(ReadPiece(i, f, tmp, s, line, fmt=fmt, forgotten=gone))
             for i, f, s, line in specs
         ]
-        part = merge_partitions(tmp, n, results)
+        part = merge_partitions(tmp, cfg.ray.num_shards, results)
         if (why := _defaulted_turns(part)) is not None:
             return why
         after = _describe(report, part, _add_stored(part, store_dir, tmp, cfg), cfg)
@@ -322,14 +322,12 @@ def _full(
     report = NightlyReport("full", reason, dry_run=dry_run)
     if dry_run:
         with tempfile.TemporaryDirectory() as tmp:
-            n, batch = cfg.ray.num_shards, cfg.build.read_batch_rows
-            files = archive_files(input_path, fmt)
-            gone = tombstones.load(store_dir)
+            read, gone = ReadStage(cfg, store_dir), tombstones.load(store_dir)
             results = [
-                partition_file(i, str(f), tmp, n, batch, fmt=fmt, forgotten=gone)
-                for i, f in enumerate(files)
+                read.process_batch(ReadPiece(i, str(f), tmp, fmt=fmt, forgotten=gone))
+                for i, f in enumerate(archive_files(input_path, fmt))
             ]
-            part = merge_partitions(tmp, n, results)
+            part = merge_partitions(tmp, cfg.ray.num_shards, results)
         report.users = sorted(set().union(*part.users.values()))
         report.new_rows, report.new_quarantined = part.rows_read, part.rows_quarantined
         report.new_messages, report.new_forgotten = part.rows_valid, part.rows_forgotten

@@ -1,11 +1,12 @@
 """Stable user → shard assignment and the partition of an archive, one task per input file
 or per piece of a large JSONL file.
 
-Stage 1 of the build (read + validate + partition). `partition_file` streams one input
-file (or one byte range of a JSONL file, cut at line starts) in record batches (never the
-whole file in memory), quarantines invalid rows and appends each batch's rows to per-shard
-Parquet parts; the build runs it as one Ray task per file or piece, `partition_archive`
-runs the same function in-process. `merge_partitions` puts the per-file results together
+Stage 1 of the build (read + validate + partition): `ReadStage`, a `ReadPiece` in and a
+`FilePartition` out. `partition_file` streams one input file (or one byte range of a JSONL
+file, cut at line starts) in record batches (never the whole file in memory), quarantines
+invalid rows and appends each batch's rows to per-shard Parquet parts; the build runs the
+stage as one Ray task per file or piece, nightly's dry run and `partition_archive` run the
+same code in-process. `merge_partitions` puts the per-file results together
 in input order and gives each shard a content digest (so an unchanged shard is recognised
 on the next run) and the quarantine a digest of its own (so a run whose only change is a
 bad row still commits).
@@ -27,6 +28,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from arborwiki.core.config import Config
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.storage import paths
 from arborwiki.storage.archive import (
@@ -129,6 +131,54 @@ def partition_file(
     result.max_timestamp = latest.isoformat() if latest is not None else None
     result.defaulted_turns = validator.defaulted_turns
     return result
+
+
+@dataclass(frozen=True)
+class ReadPiece:
+    """The read stage's unit of work: one input file, or one byte range of a JSONL file (a
+    large one read in pieces, or the tail a nightly run reads), and the staging dir its
+    parts go to. Rows `forgotten` names are dropped as they are read."""
+
+    file_index: int
+    path: str
+    staging: str
+    start_byte: int = 0
+    first_line: int = 1
+    end_byte: int | None = None
+    piece: int = 0
+    fmt: str | None = None
+    forgotten: Tombstones | None = None
+
+
+class ReadStage:
+    """CPU: one input file (or piece) → its valid rows in per-shard Parquet parts, the rest
+    quarantined (`partition_file`)."""
+
+    @staticmethod
+    def resources(cfg: Config) -> dict[str, float]:
+        return {"num_cpus": 1}
+
+    def __init__(self, cfg: Config, store_dir: str) -> None:
+        self.cfg = cfg
+        self.store_dir = store_dir
+
+    def setup(self) -> None:
+        """Nothing to load: a reader is opened per file."""
+
+    def process_batch(self, piece: ReadPiece) -> FilePartition:
+        return partition_file(
+            piece.file_index,
+            piece.path,
+            piece.staging,
+            self.cfg.ray.num_shards,
+            self.cfg.build.read_batch_rows,
+            piece.start_byte,
+            piece.first_line,
+            piece.fmt,
+            piece.end_byte,
+            piece.piece,
+            piece.forgotten,
+        )
 
 
 def _write_shards(

@@ -4,13 +4,16 @@ Plain Python, no Ray: tests run them in-process and `cluster/build.py` runs the 
 objects as Ray tasks (windows, compile) and actors (extract). Each declares the resources
 it needs. The data between them:
 
+- ReadStage:     an input file or piece → its rows in per-shard Parquet parts, the rest
+                 quarantined (cluster/sharding.py);
 - WindowsStage:  shard parts → the shard's windows that the extraction cache lacks (all of
                  its windows, keyed, persisted beside its output for compile);
 - ExtractStage:  a batch of windows from many users → drafts written to the cache, counts;
 - EmbedStage:    texts → vectors, on actors of their own when `embed.num_gpus` is set
                  (compile tasks call them for what the embedding cache lacks);
 - CompileStage:  shard parts + persisted windows + drafts (cache, or rules in-process) →
-                 staged Parquet rows.
+                 staged Parquet rows;
+- CommitStage:   the run's staged rows → one new version of each table (cluster/commit.py).
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from arborwiki.backends.extractors import (
     extractor_fingerprint,
     loads_engine,
 )
-from arborwiki.cluster.sharding import dedupe_messages
+from arborwiki.cluster.commit import CommitStage, StagedCommit
+from arborwiki.cluster.sharding import FilePartition, ReadPiece, ReadStage, dedupe_messages
 from arborwiki.core.cached_embedder import CachedEmbedder
 from arborwiki.core.config import Config, EmbedConfig
 from arborwiki.core.embedding import Embedder, embedder_for
@@ -253,7 +257,7 @@ class Stage(Protocol[In, Out]):
     """What every build stage is: made from the config and the store, `resources` it asks
     Ray for, `setup` once per worker (load an engine, open a cache), then `process_batch`
     from its input record to its output record for each unit of work (a shard's job, a
-    batch of windows). Checked statically: `WINDOWS`, `EXTRACT`, `EMBED`, `COMPILE` below."""
+    batch of windows). Checked statically: `READ`, `WINDOWS`, …, `COMMIT` below."""
 
     def __init__(self, cfg: Config, store_dir: str) -> None: ...
 
@@ -488,7 +492,9 @@ class CompileStage:
 
 # Each stage's input → output, as type checkers (tests/test_packaging.py's pyright) see them.
 KeyedWindows = list[tuple[str, Window]]
+READ: type[Stage[ReadPiece, FilePartition]] = ReadStage
 WINDOWS: type[Stage[ShardJob, ShardWindows]] = WindowsStage
 EXTRACT: type[Stage[KeyedWindows, dict[str, int]]] = ExtractStage
 EMBED: type[Stage[list[str], np.ndarray]] = EmbedStage
 COMPILE: type[Stage[ShardJob, ShardResult]] = CompileStage
+COMMIT: type[Stage[StagedCommit, dict[str, float]]] = CommitStage

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 WORKER_RESOURCES = ({"node_a": 1}, {"node_b": 1})
-SHARD_TASKS = ("partition_file", "run_windows", "run_compile")
+SHARD_TASKS = ("run_read", "run_windows", "run_compile")
 START_ATTEMPTS = 3  # Ray gives a node 30 s to register; a loaded machine can miss that
 
 
@@ -89,7 +89,7 @@ def main(archive: str, store: str, temp_root: str) -> dict:
     from arborwiki.storage import paths
 
     log_dir = paths.join(store, "_placement")
-    build.partition_file = _recorded(build.partition_file, log_dir)
+    build.run_read = _recorded(build.run_read, log_dir)
     scheduling.run_windows = _recorded(scheduling.run_windows, log_dir)
     scheduling.run_compile = _recorded(scheduling.run_compile, log_dir)
 

@@ -7,11 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from arborwiki.cluster.commit import CommitStage
+from arborwiki.cluster.sharding import ReadStage
 from arborwiki.cluster.stages import CompileStage, ExtractStage, Stage, WindowsStage
 from arborwiki.core.config import load_config
 
 
-@pytest.mark.parametrize("stage", [WindowsStage, ExtractStage, CompileStage])
+@pytest.mark.parametrize(
+    "stage", [ReadStage, WindowsStage, ExtractStage, CompileStage, CommitStage]
+)
 def test_every_stage_is_a_stage(stage: type, tmp_path: Path) -> None:
     cfg = load_config()
     assert isinstance(stage(cfg, str(tmp_path)), Stage)
@@ -29,9 +33,10 @@ def test_only_the_vllm_extractor_asks_for_gpus() -> None:
 
 
 def test_each_stage_names_its_input_and_output_types(tmp_path: Path) -> None:
-    """`cluster/stages.py` declares each stage as a `Stage[In, Out]` (WINDOWS, EXTRACT, EMBED,
-    COMPILE): pyright checks that every stage's `process_batch` takes and returns those
-    records, and that declaring a wrong one fails (a planted copy with a wrong output)."""
+    """`cluster/stages.py` declares each stage as a `Stage[In, Out]` (READ, WINDOWS, EXTRACT,
+    EMBED, COMPILE, COMMIT): pyright checks that every stage's `process_batch` takes and
+    returns those records, and that declaring a wrong one fails (a planted copy with two
+    wrong outputs, two errors)."""
     from tests.pyright import run_pyright
 
     repo = Path(__file__).resolve().parents[2]
@@ -39,7 +44,11 @@ def test_each_stage_names_its_input_and_output_types(tmp_path: Path) -> None:
     wrong = source.replace(
         "WINDOWS: type[Stage[ShardJob, ShardWindows]]",
         "WINDOWS: type[Stage[ShardJob, ShardResult]]",
+    ).replace(
+        "READ: type[Stage[ReadPiece, FilePartition]]",
+        "READ: type[Stage[ReadPiece, ShardResult]]",
     )
+    assert wrong.count("ShardResult]]") == source.count("ShardResult]]") + 2
     assert wrong != source
     (tmp_path / "planted.py").write_text(wrong)
     files = [str(repo / "cluster" / "stages.py"), str(tmp_path / "planted.py")]
@@ -52,4 +61,4 @@ def test_each_stage_names_its_input_and_output_types(tmp_path: Path) -> None:
     report = run_pyright(config, tmp_path)
     errors = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
     assert {Path(d["file"]).name for d in errors} == {"planted.py"}, errors
-    assert all("ShardResult" in d["message"] for d in errors)
+    assert len(errors) == 2 and all("ShardResult" in d["message"] for d in errors)
