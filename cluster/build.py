@@ -38,7 +38,7 @@ from typing import Any
 
 import ray
 
-from arborwiki.cluster.commit import CommitStage, StagedCommit, TombstonesChanged
+from arborwiki.cluster.commit import CommitStage, StagedCommit, TombstonesChanged, run_commit
 from arborwiki.cluster.forget import sweep
 from arborwiki.cluster.online import fold_online
 from arborwiki.cluster.runtime import (
@@ -56,8 +56,6 @@ from arborwiki.cluster.scheduling import (
     check_extract_package,
     check_stage_resources,
     embedding_actors,
-    run_commit,
-    run_read,
 )
 from arborwiki.cluster.sharding import (
     FilePartition,
@@ -68,6 +66,7 @@ from arborwiki.cluster.sharding import (
     discard_outputs,
     merge_partitions,
     pieces_agree,
+    run_read,
 )
 from arborwiki.cluster.stages import (
     SUCCESS,

@@ -66,3 +66,10 @@ class CommitStage:
             replace_quarantine=commit.replace_quarantine,
         )
         return store.commit_seconds
+
+
+def run_commit(cfg: Config, store_dir: str, commit: StagedCommit) -> dict[str, float]:
+    """The commit stage for a run's one batch, as the build's Ray task runs it."""
+    stage = CommitStage(cfg, store_dir)
+    stage.setup()
+    return stage.process_batch(commit)

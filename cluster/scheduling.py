@@ -20,9 +20,7 @@ from typing import Any
 
 import ray
 
-from arborwiki.cluster.commit import CommitStage, StagedCommit
 from arborwiki.cluster.runtime import store_task_options
-from arborwiki.cluster.sharding import FilePartition, ReadPiece, ReadStage
 from arborwiki.cluster.stages import (
     CompileStage,
     EmbedAt,
@@ -58,19 +56,8 @@ def _stage(cls: type, cfg: Config, store_dir: str) -> Any:
     return _STAGES[key]
 
 
-def run_read(cfg: Config, piece: ReadPiece) -> FilePartition:
-    return _stage(ReadStage, cfg, "").process_batch(piece)
-
-
 def run_windows(cfg: Config, store_dir: str, job: ShardJob) -> ShardWindows:
     return _stage(WindowsStage, cfg, store_dir).process_batch(job)
-
-
-def run_commit(cfg: Config, store_dir: str, commit: StagedCommit) -> dict[str, float]:
-    """The commit stage, made and set up for its one batch (a run commits once)."""
-    stage = CommitStage(cfg, store_dir)
-    stage.setup()
-    return stage.process_batch(commit)
 
 
 EmbedPool = tuple[list[Any], int, bool]
