@@ -332,7 +332,9 @@ class QueryConfig(Section):
     """Queries: routing to pages, the selection score S(T) of core/query/selection.py, and
     the token budget spent on evidence."""
 
-    message_hits: int = Field(60, ge=0, description="message-level hybrid hits for evidence")
+    message_hits: int = Field(
+        60, ge=0, description="text and vector hits fused at the head of the evidence ranking"
+    )
     route_hits: int = Field(20, ge=0, description="top message hits whose trajectories join C_q")
     reply_hits: int = Field(
         30, ge=0, description="hits ranked below this bring their thread's next turn with them"

@@ -115,12 +115,13 @@ def test_each_routed_list_weighs_w_routed(sample_store: Path) -> None:
 
 
 def test_hits_and_candidates_follow_message_hits_and_route_hits(sample_store: Path) -> None:
-    """`query.message_hits` bounds the fused message hits; the trajectories of the top
-    `query.route_hits` of them are the candidates C_q (the page route is off)."""
+    """`query.message_hits` bounds the lists fused at the head of the hits (the deeper
+    searches' rest follows); the trajectories of the top `query.route_hits` hits are the
+    candidates C_q (the page route is off)."""
     question = "Where does Alice live now?"
     small = load_config(overrides=[*SAMPLE_SETTINGS, "query.message_hits=3", "query.route_hits=1"])
     route = open_service(str(sample_store), small).route("alice", question)
-    assert 0 < len(route.hits) <= 3
+    assert route.hits and all(0 < len(refs) <= 3 for _, refs in route.hit_lists)
     assert {t.trajectory_id for t in route.trajectories} == {route.hits[0].record.trajectory_id}
     cfg = load_config(overrides=SAMPLE_SETTINGS)
     wide = open_service(str(sample_store), cfg).route("alice", question)
@@ -150,3 +151,26 @@ def test_the_static_vector_weight_shrinks_past_vector_full_weight_tokens(
     assert 5 / mean < 1.0  # the sample's messages are longer than 5 tokens: a real discount
     assert share == pytest.approx(5 / mean)
     assert hit_lists(0)[1] == 1.0
+
+
+def test_the_deeper_searches_rank_after_the_hits(sample_store: Path) -> None:
+    """The searches go `HIT_DEPTH` deep: their top `message_hits` fused lead the hits, the
+    rest of the deeper fusion follows in its order."""
+    from arborwiki.core.query.fusion import RRF_K, fuse_hits
+    from arborwiki.core.query.service import HIT_DEPTH
+
+    cfg = load_config(overrides=[*SAMPLE_SETTINGS, "query.message_hits=3"])
+    service = open_service(str(sample_store), cfg)
+    vector = np.asarray(service.embedder.embed([QUESTION])[0]).tolist()
+    hits, lists, _ = service._message_hits("bob", QUESTION, vector)
+    assert all(len(refs) <= 3 for _, refs in lists)
+    head = ids([h.record for h in fuse_hits(lists, RRF_K, 3)])
+    search = service.reader.search_messages
+    deep = [
+        (w, [h.record for h in search("bob", QUESTION, vector, HIT_DEPTH, mode)])
+        for (w, _), mode in zip(lists, ("text", "vector"), strict=True)
+    ]
+    fused = ids([h.record for h in fuse_hits(deep, RRF_K)])
+    assert len(fused) > 6  # the sample's Bob has more messages than the two lists of 3
+    assert ids([h.record for h in hits]) == head + [m for m in fused if m not in head]
+    assert [h.rank for h in hits] == list(range(len(hits)))

@@ -70,3 +70,11 @@ def lead_with(lead: list[MessageRef], hits: list[Hit[MessageRef]]) -> list[Hit[M
     leading = set(first)
     ordered += [h for h in hits if h.record.message.message_id not in leading]
     return [Hit(h.record, i, h.score) for i, h in enumerate(ordered)]
+
+
+def with_tail(hits: list[Hit[MessageRef]], tail: list[MessageRef]) -> list[Hit[MessageRef]]:
+    """`hits`, then the `tail` messages not among them, in their order, ranked after (score
+    0: below any fused one)."""
+    have = {h.record.message.message_id for h in hits}
+    more = [r for r in tail if r.message.message_id not in have]
+    return hits + [Hit(r, len(hits) + i, 0.0) for i, r in enumerate(more)]

@@ -28,7 +28,7 @@ from arborwiki.core.query.chunks import chunk_ranking
 from arborwiki.core.query.citations import claim_citations, page_citations
 from arborwiki.core.query.evidence import Budget, expand_evidence
 from arborwiki.core.query.facts import ranked_facts
-from arborwiki.core.query.fusion import RRF_K, fuse_hits, fuse_with_floor
+from arborwiki.core.query.fusion import RRF_K, fuse_hits, fuse_with_floor, with_tail
 from arborwiki.core.query.history import history_result, source_ids
 from arborwiki.core.query.localize import (
     ForestCache,
@@ -73,6 +73,14 @@ from arborwiki.core.words import singular_forms
 EVIDENCE_ROWS = TypeAdapter(list[EvidenceMessage])
 
 _FIRST_PERSON = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")
+
+HIT_DEPTH = 200
+"""How deep the text and vector searches go. Their top `message_hits` fused lead the hits as
+before; the rest of the fusion follows them, for budgets with room for more messages than
+that (and for choosing threads). Depth 60 → 200, transformer: LoCoMo dev 8K +2.9, no set or
+budget lower; static: LoCoMo 8K +0.6, pool b 2.7K +1.2 (120 and 400: less; fusion_loso.md)."""
+
+WeightedRefs = tuple[float, list[MessageRef]]
 
 TOP_PAGES = 8
 """t, the wiki pages a question is routed to when the caller asks for the page route (the
@@ -209,7 +217,7 @@ class QueryService:
 
     def _message_hits(
         self, user_id: str, question: str, vector: list[float], speakers: Sequence[str] = ()
-    ) -> tuple[list[Hit[MessageRef]], list[tuple[float, list[MessageRef]]]]:
+    ) -> tuple[list[Hit[MessageRef]], list[WeightedRefs], float]:
         """Our weighted RRF of the store's text and vector searches (the store's own hybrid
         search, equal-weight RRF, lost 11.6 points at 1K on the long set: fit_settings.md).
         Which one to trust depends on the vectors and on the question.
@@ -219,16 +227,20 @@ class QueryService:
         lexical reach (the largest share of the question's IDF weight one message holds) —
         asked in the archive's words it keeps its weight, paraphrased ("how should you format
         answers for me?" for "please always use bullet points") it gives way to the vectors —
-        and each ranking's top `list_floor` lead. Also returns the weighted lists fused.
-        Named speakers leave the full-text query and limit both searches to their sessions."""
+        and each ranking's top `list_floor` lead; below those `message_hits`, the rest of
+        the searches to `HIT_DEPTH`, fused. Also returns the weighted lists fused and the
+        vector list's length share. Named speakers leave the full-text query and limit both
+        searches to their sessions."""
         qc = self.cfg.query
         words = without_names(question, speakers) if speakers else question
         n = qc.message_hits
+        depth = max(n, HIT_DEPTH)
         search = self.reader.search_messages
-        text = search(user_id, words, vector, n, "text", speakers=speakers)
-        dense = search(user_id, question, vector, n, "vector", speakers=speakers)
-        texts = [h.record for h in text]
-        refs = texts + [h.record for h in dense]
+        text = search(user_id, words, vector, depth, "text", speakers=speakers)
+        vectors = search(user_id, question, vector, depth, "vector", speakers=speakers)
+        deep_text, deep_dense = [h.record for h in text], [h.record for h in vectors]
+        texts, dense = deep_text[:n], deep_dense[:n]
+        refs = texts + dense
         w_text, w_vector = 1.0, qc.w_vector_hits
         static = self.embedder.static
         if not static:  # a question in other words than the archive's leans on the vectors
@@ -239,7 +251,7 @@ class QueryService:
         if qc.vector_full_weight_tokens and refs and static:
             length_share = min(1.0, qc.vector_full_weight_tokens / mean)
             w_vector *= length_share
-        lists = [(w_text, texts), (w_vector, [h.record for h in dense])]
+        lists = [(w_text, texts), (w_vector, dense)]
         # Best-sentence vectors mend a static embedder's blur over long messages. Through a
         # transformer they would cost seconds a question (≈ 100 hits × their sentences) for
         # vectors that do not blur that way: skipped there.
@@ -250,7 +262,8 @@ class QueryService:
                 (qc.w_vector_hits, chunk_ranking(vector, pool, self.embedder.embed, speakers))
             )
         fused = fuse_with_floor(lists, self._floor(), RRF_K, qc.message_hits)
-        return fused, lists, length_share
+        deep = fuse_hits([(w_text, deep_text), (w_vector, deep_dense)], RRF_K)
+        return with_tail(fused, [h.record for h in deep]), lists, length_share
 
     def _routed_lists(
         self,
@@ -325,7 +338,8 @@ class QueryService:
             if v_scale < 1.0 or dense_scale != 1.0:  # else route.hits' own fusion
                 lists = [(w_text, texts), (w_dense * dense_scale, dense)]
                 lists += [(w * v_scale, refs) for w, refs in others]
-                hits = fuse_hits(lists, RRF_K, qc.message_hits)  # static: no floor
+                # static: no floor; few slots, no use for the deeper searches' tail
+                hits = fuse_hits(lists, RRF_K, qc.message_hits)
         if route.dated:
             # A named day or month is the question's own constraint: its ranking joins the
             # global one at the global one's weight and every budget, not scaled away like

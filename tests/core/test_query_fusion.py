@@ -10,7 +10,7 @@ from arborwiki.core.config import Config
 from arborwiki.core.embedding import StaticEmbedder
 from arborwiki.core.evaluation.long_archive import long_owner
 from arborwiki.core.query.citations import claim_citations, page_citations
-from arborwiki.core.query.fusion import fuse_hits, fuse_with_floor
+from arborwiki.core.query.fusion import fuse_hits, fuse_with_floor, with_tail
 from arborwiki.core.query.questions import analyze_question
 from arborwiki.core.query.reader import Hit, MessageRef
 from arborwiki.core.query.selection import Candidate, ScoredCandidate
@@ -223,6 +223,15 @@ def test_a_refs_token_count_is_the_one_token_rule(text: str) -> None:
         for rule in (TokenRule(), TokenRule(words_factor=2.0, per_message=0)):
             assert ref.tokens(rule) == count_tokens(m.full_text, rule)
         assert ref.text == m.full_text
+
+
+def test_a_tail_follows_the_hits_without_repeating_them() -> None:
+    a, b, c, d = (_ref(m) for m in "abcd")
+    hits = fuse_hits([(1.0, [a, b])], rrf_k=60)
+    longer = with_tail(hits, [b, d, c])
+    assert [h.record.message.message_id for h in longer] == ["a", "b", "d", "c"]
+    assert [h.rank for h in longer] == [0, 1, 2, 3] and longer[2].score == 0.0
+    assert longer[:2] == hits
 
 
 def test_changed_beliefs_are_shown_for_what_the_question_asks_not_its_subject() -> None:
