@@ -342,7 +342,7 @@ class ExtractStage:
         result = self.extractor.extract_labeled(windows)
         if len(result.extractions) != len(windows):
             raise RuntimeError(f"{len(result.extractions)} drafts for {len(windows)} windows")
-        self.cache.put([k for k, _ in batch], result.extractions)
+        self.cache.put([k for k, _ in batch], [w.user_id for w in windows], result.extractions)
         stats = add_stats(
             {"extracted": len(windows), "engine_loads": self.engine_loads}, result.stats
         )

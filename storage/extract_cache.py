@@ -1,6 +1,6 @@
 """The extraction cache: a window's draft, keyed by window content and extractor identity.
 
-A `PartCache` (storage/part_cache.py) with columns (key, extractor, draft): the fingerprint
+A `PartCache` (storage/part_cache.py) with columns (key, extractor, draft, user_id): the fingerprint
 is a digest of what decides a draft besides the window (backend, model, decoding settings,
 prompt and schema: `backends.extractors.extractor_fingerprint`), the key the window's content
 digest. Many actors write at once; a rerun, a resumed run or a later run never sends a
@@ -25,6 +25,7 @@ SCHEMA = pa.schema(
         pa.field("key", pa.string(), nullable=False),
         pa.field("extractor", pa.string(), nullable=False),
         pa.field("draft", pa.string(), nullable=False),
+        pa.field("user_id", pa.string(), nullable=True),  # null in parts written before it
     ]
 )
 STORE_CACHE = ("_cache", "extract")
@@ -40,6 +41,12 @@ def drop_drafts(root: str, keys: Iterable[str]) -> int:
     """Remove the drafts of these windows from every extractor's cache under `root` (a
     draft holds the window's words); returns how many went."""
     return drop_rows(root, "key", keys)
+
+
+def drop_user_drafts(root: str, user_ids: Iterable[str]) -> int:
+    """Remove every cached draft of these users, those of windows that have since grown or
+    changed included (their keys are on no stored snapshot); returns how many went."""
+    return drop_rows(root, "user_id", user_ids)
 
 
 class ExtractCache(PartCache):
@@ -65,12 +72,14 @@ class ExtractCache(PartCache):
             )
         }
 
-    def put(self, keys: list[str], extractions: list[Extraction]) -> None:
-        """Add one part file, whole or absent (never a half-written part)."""
+    def put(self, keys: list[str], users: list[str], extractions: list[Extraction]) -> None:
+        """Add one part file, whole or absent (never a half-written part): each window's
+        draft under its key, with the user whose window it is."""
         self.add(
             {
                 "key": keys,
                 "extractor": [e.extractor for e in extractions],
                 "draft": [e.draft.model_dump_json() for e in extractions],
+                "user_id": users,
             }
         )

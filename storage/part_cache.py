@@ -41,6 +41,8 @@ def drop_rows(root: str, column: str, values: Iterable[str]) -> int:
     removed = 0
     for directory in paths.list_dirs(root):
         for file in _part_files(directory):
+            if column not in paths.parquet_schema(file).names:
+                continue  # a part written before the column: it holds none
             hit = pc.is_in(paths.read_parquet(file, columns=[column]).column(column), wanted)
             found = pc.sum(hit).as_py() or 0
             if not found:

@@ -276,6 +276,12 @@ def read_parquet(path: str, columns: list[str] | None = None) -> pa.Table:
     return pq.read_table(inner, filesystem=fs, columns=columns)
 
 
+def parquet_schema(path: str) -> pa.Schema:
+    """A Parquet file's schema, from its footer (no rows read)."""
+    fs, inner = resolve(path)
+    return pq.read_schema(inner, filesystem=fs)
+
+
 def parquet_dataset(files: Iterable[str], schema: pa.Schema | None = None) -> pads.Dataset:
     """A dataset over Parquet files that all live on one filesystem (local or one store)."""
     resolved = [resolve(f) for f in files]

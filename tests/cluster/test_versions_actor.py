@@ -14,11 +14,8 @@ from arborwiki.cluster.build import run_build
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.store_admin import forget_in_store, rollback_store, store_runs
 from arborwiki.core.config import Config, load_config
-from arborwiki.core.pipeline import user_windows, window_digest
-from arborwiki.core.records import Message
 from arborwiki.storage.forget import user_rows
 from arborwiki.storage.lance_store import LanceStore
-from arborwiki.storage.reader import to_record
 from arborwiki.storage.tables import USER_TABLES
 from tests.conftest import EXAMPLES
 
@@ -156,11 +153,12 @@ def _cached_drafts(store_dir: Path) -> list[str]:
     return [d for f in files for d in pq.read_table(f, columns=["draft"])["draft"].to_pylist()]
 
 
-def test_forget_removes_the_cached_drafts_of_the_windows_it_touched(
+def test_forget_removes_the_users_cached_drafts(
     ray_local: None, cfg: Config, tmp_path: Path
 ) -> None:
-    """With the extraction cache on, a draft repeats its window's words: forgetting drops
-    the drafts of the windows that held a forgotten message, and only those."""
+    """With the extraction cache on, a draft repeats its window's words: forgetting a
+    message drops every cached draft of its user, those of windows cut otherwise before
+    (another window size, a window that has since grown) included, and no one else's."""
     cached = cfg.model_copy(deep=True)
     cached.extract.cache_rules = True
     marked = tmp_path / "marked.jsonl"
@@ -168,36 +166,49 @@ def test_forget_removes_the_cached_drafts_of_the_windows_it_touched(
     marked.write_text(ARCHIVE.read_text().replace(needle, f"I live near {MARKER} Park, so"))
     store_dir = tmp_path / "store"
     run_build(str(marked), str(store_dir), cached)
+    narrow = cached.model_copy(deep=True)
+    narrow.window.max_turns = 2  # the same extractor: its drafts of the 4-turn cut stay
+    run_build(str(marked), str(store_dir), narrow)
     drafts = _cached_drafts(store_dir)
-    assert sum(MARKER in d for d in drafts) == 1, "one cached draft repeats the marker"
+    assert sum(MARKER in d for d in drafts) == 2, "a draft of each cut repeats the marker"
     store = LanceStore(store_dir)
     message = next(
         r["message_id"] for r in store.rows("messages", "alice") if MARKER in (r["text"] or "")
     )
+    others = _cached_keys_of(store_dir, "bob")
 
-    report = forget_in_store(str(store_dir), cached, "alice", [message])
+    report = forget_in_store(str(store_dir), narrow, "alice", [message])
 
-    assert report.drafts_removed == 1  # windows do not overlap: one window held it
-    left = _cached_drafts(store_dir)
-    assert sorted(left) == sorted(d for d in drafts if MARKER not in d)
+    assert report.drafts_removed == len(drafts) - len(_cached_drafts(store_dir)) > 2
+    assert not any(MARKER in d for d in _cached_drafts(store_dir))
+    assert _cached_keys_of(store_dir, "alice") == set()
+    assert _cached_keys_of(store_dir, "bob") == others != set()
     assert _files_with(store_dir, MARKER.lower().encode()) == []
-    bob_rows = LanceStore(store_dir, follow_runs=True).rows("messages", "bob")
-    bob_messages = [to_record(Message, r) for r in bob_rows]
-    bob_keys = {window_digest(w) for w in user_windows(bob_messages, cached).windows}
-    assert bob_keys <= _cached_keys(store_dir)
-    whole = forget_in_store(str(store_dir), cached, "bob", [])
-    assert whole.drafts_removed == len(bob_keys)
-    assert not bob_keys & _cached_keys(store_dir)
-    assert len(_cached_drafts(store_dir)) == len(left) - len(bob_keys)
+    whole = forget_in_store(str(store_dir), narrow, "bob", [])
+    assert whole.drafts_removed == len(others)
+    assert _cached_keys_of(store_dir, "bob") == set()
+
+
+def _cached_keys_of(store_dir: Path, user: str) -> set[str]:
+    files = sorted((store_dir / "_cache" / "extract").rglob("part-*.parquet"))
+    tables = [pq.read_table(f, columns=["key", "user_id"]) for f in files]
+    return {k for t in tables for k, u in zip(*t.to_pydict().values(), strict=True) if u == user}
+
+
+def _without_user_column(store_dir: Path) -> None:
+    """Rewrite the cached drafts as parts written before drafts named their user."""
+    for f in (store_dir / "_cache" / "extract").rglob("part-*.parquet"):
+        pq.write_table(pq.read_table(f).drop_columns(["user_id"]), f)
 
 
 @pytest.mark.parametrize("since", ["the window size changed", "a store without window keys"])
 def test_forget_finds_the_drafts_the_build_keyed(
     ray_local: None, cfg: Config, tmp_path: Path, since: str
 ) -> None:
-    """Forget reads the window keys off the stored snapshots, so the drafts go even when
-    today's config would cut other windows; a store made before snapshots kept the key
-    has its windows cut again, and its next write adds the column."""
+    """Drafts written before they named their user go by key: forget reads the window keys
+    off the stored snapshots, so they go even when today's config would cut other windows;
+    a store made before snapshots kept the key has its windows cut again, and its next write
+    adds the column."""
     cached = cfg.model_copy(deep=True)
     cached.extract.cache_rules = True
     marked = tmp_path / "marked.jsonl"
@@ -208,6 +219,7 @@ def test_forget_finds_the_drafts_the_build_keyed(
     message = next(
         r["message_id"] for r in store.rows("messages", "alice") if MARKER in (r["text"] or "")
     )
+    _without_user_column(store_dir)
     later = cached.model_copy(deep=True)
     if since == "a store without window keys":
         store.table("snapshots").drop_columns(["window_key"])
