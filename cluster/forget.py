@@ -42,7 +42,7 @@ from arborwiki.core.pipeline import build_user_memory, user_windows
 from arborwiki.core.records import Message, RunRecord
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.embed_cache import drop_user_vectors
-from arborwiki.storage.extract_cache import cache_root, drop_drafts, drop_user_drafts
+from arborwiki.storage.extract_cache import cache_root, drop_drafts
 from arborwiki.storage.forget import (
     delete_user,
     quarantined,
@@ -186,10 +186,9 @@ def _apply_locked(
     _record(store, report, previous)
     purge_old_versions(store)
     report.work_dirs_removed = _remove_work_outputs(store_path, user_id)
+    # all the user's drafts, and by key those written before drafts named their user
     drafts = cache_root(cfg.extract.cache_dir, store_path)
-    # all the user's drafts (those of windows that since grew included), then by key the
-    # ones written before drafts named their user
-    report.drafts_removed = drop_user_drafts(drafts, [user_id]) + drop_drafts(drafts, draft_keys)
+    report.drafts_removed = drop_drafts(drafts, users=[user_id], keys=draft_keys)
     report.vectors_removed = drop_user_vectors(store_path, [user_id])  # all: texts unknown
     tombstones.finished(store_path, user_id)
     return report

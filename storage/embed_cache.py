@@ -38,7 +38,7 @@ def embed_cache_root(store_dir: str) -> str:
 
 def drop_user_vectors(store_dir: str, user_ids: Iterable[str]) -> int:
     """Remove every cached vector of these users; returns how many went."""
-    return drop_rows(embed_cache_root(store_dir), "user_id", user_ids)
+    return drop_rows(embed_cache_root(store_dir), {"user_id": user_ids})
 
 
 class EmbedCache(PartCache):

@@ -37,16 +37,12 @@ def cache_root(cache_dir: str | None, store_dir: str) -> str:
     return cache_dir or paths.join(store_dir, *STORE_CACHE)
 
 
-def drop_drafts(root: str, keys: Iterable[str]) -> int:
-    """Remove the drafts of these windows from every extractor's cache under `root` (a
-    draft holds the window's words); returns how many went."""
-    return drop_rows(root, "key", keys)
-
-
-def drop_user_drafts(root: str, user_ids: Iterable[str]) -> int:
-    """Remove every cached draft of these users, those of windows that have since grown or
-    changed included (their keys are on no stored snapshot); returns how many went."""
-    return drop_rows(root, "user_id", user_ids)
+def drop_drafts(root: str, users: Iterable[str] = (), keys: Iterable[str] = ()) -> int:
+    """Remove, from every extractor's cache under `root`, every draft of these users (those
+    of windows that have since grown or changed included: no stored snapshot has their key)
+    and the drafts of these window keys (a draft holds its window's words); returns how many
+    went."""
+    return drop_rows(root, {"user_id": users, "key": keys})
 
 
 class ExtractCache(PartCache):

@@ -172,10 +172,12 @@ class LanceStore:
         if not self.has(name):
             self._db.create_table(name, schema=schema_for(name, dim))
         table = self.table(name)
-        old = [c for c in RENAMED_COLUMNS if c in table.schema.names]
+        names = table.schema.names
+        old = [c for c in RENAMED_COLUMNS if c in names]
         if old:
             table.alter_columns(*({"path": c, "rename": RENAMED_COLUMNS[c]} for c in old))
-        missing = [f for f in schema_for(name, dim) if f.name not in table.schema.names]
+            names = [RENAMED_COLUMNS.get(c, c) for c in names]
+        missing = [f for f in schema_for(name, dim) if f.name not in names]
         if missing:
             table.add_columns(pa.schema([f.with_nullable(True) for f in missing]))
         return table

@@ -11,6 +11,7 @@ Used by the extraction cache (drafts by window) and the embedding cache (vectors
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import uuid
@@ -31,22 +32,28 @@ def _part_files(directory: str) -> list[str]:
     return paths.list_files(directory, recursive=False, pattern="part-*.parquet")
 
 
-def drop_rows(root: str, column: str, values: Iterable[str]) -> int:
-    """Remove the rows whose `column` is one of `values` from every fingerprint under `root`
-    (what `forget` needs). A part file holding one is rewritten without it, or removed when
-    nothing else is left; returns how many rows went. Run it when no build writes here."""
-    wanted = pa.array(sorted(set(values)), type=pa.string())
-    if len(wanted) == 0 or not paths.exists(root):
+def drop_rows(root: str, matches: dict[str, Iterable[str]]) -> int:
+    """Remove the rows whose value in any column of `matches` is one of its values, from
+    every fingerprint under `root` (what `forget` needs), in one pass over the part files.
+    A part file holding one is rewritten without it, or removed when nothing else is left;
+    a column a part lacks (written before it) matches nothing there. Returns how many rows
+    went. Run it when no build writes here."""
+    wanted = {c: pa.array(sorted(set(v)), type=pa.string()) for c, v in matches.items()}
+    wanted = {c: v for c, v in wanted.items() if len(v)}
+    if not wanted or not paths.exists(root):
         return 0
     removed = 0
     for directory in paths.list_dirs(root):
         for file in _part_files(directory):
-            if column not in paths.parquet_schema(file).names:
-                continue  # a part written before the column: it holds none
-            hit = pc.is_in(paths.read_parquet(file, columns=[column]).column(column), wanted)
+            columns = [c for c in wanted if c in paths.parquet_schema(file).names]
+            if not columns:
+                continue
+            table = paths.read_parquet(file, columns=columns)
+            hits = [pc.is_in(table.column(c), wanted[c]) for c in columns]
+            hit = functools.reduce(pc.or_, hits)
             found = pc.sum(hit).as_py() or 0
             if not found:
-                continue  # only one column of a file that holds none was read
+                continue  # only the matched columns of a file that holds none were read
             kept = paths.read_parquet(file).filter(pc.invert(hit))  # same rows, same order
             if kept.num_rows:
                 paths.write_parquet(kept, paths.join(directory, f"part-{uuid.uuid4().hex}.parquet"))
