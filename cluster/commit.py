@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arborwiki.cluster.stage_shape import CpuStage, run_once
 from arborwiki.core.config import Config
 from arborwiki.storage import tombstones
 from arborwiki.storage.lance_store import LanceStore
@@ -37,21 +38,11 @@ class StagedCommit:
     read_tombstones: str | None = None
 
 
-class CommitStage:
+class CommitStage(CpuStage):
     """CPU: a run's staged rows → the store's tables, one new version each. The tombstones
     are read again first: rows read before a forget are never committed after it (the run
-    raises `TombstonesChanged` and reads again)."""
-
-    @staticmethod
-    def resources(cfg: Config) -> dict[str, float]:
-        return {"num_cpus": 1}
-
-    def __init__(self, cfg: Config, store_dir: str) -> None:
-        self.cfg = cfg
-        self.store_dir = store_dir
-
-    def setup(self) -> None:
-        """Nothing to load: the store is opened per commit, at its latest version."""
+    raises `TombstonesChanged` and reads again). Nothing to set up: the store is opened per
+    commit, at its latest version."""
 
     def process_batch(self, commit: StagedCommit) -> dict[str, float]:
         stones = commit.read_tombstones
@@ -70,6 +61,4 @@ class CommitStage:
 
 def run_commit(cfg: Config, store_dir: str, commit: StagedCommit) -> dict[str, float]:
     """The commit stage for a run's one batch, as the build's Ray task runs it."""
-    stage = CommitStage(cfg, store_dir)
-    stage.setup()
-    return stage.process_batch(commit)
+    return run_once(CommitStage, cfg, store_dir, commit)

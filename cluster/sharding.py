@@ -28,6 +28,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from arborwiki.cluster.stage_shape import CpuStage, run_once
 from arborwiki.core.config import Config
 from arborwiki.core.records import Message, QuarantineRow
 from arborwiki.storage import paths
@@ -150,20 +151,9 @@ class ReadPiece:
     forgotten: Tombstones | None = None
 
 
-class ReadStage:
+class ReadStage(CpuStage):
     """CPU: one input file (or piece) → its valid rows in per-shard Parquet parts, the rest
-    quarantined (`partition_file`)."""
-
-    @staticmethod
-    def resources(cfg: Config) -> dict[str, float]:
-        return {"num_cpus": 1}
-
-    def __init__(self, cfg: Config, store_dir: str) -> None:
-        self.cfg = cfg
-        self.store_dir = store_dir
-
-    def setup(self) -> None:
-        """Nothing to load: a reader is opened per file."""
+    quarantined (`partition_file`). Nothing to set up: a reader is opened per file."""
 
     def process_batch(self, piece: ReadPiece) -> FilePartition:
         return partition_file(
@@ -185,9 +175,7 @@ def run_read(cfg: Config, piece: ReadPiece) -> FilePartition:
     """The read stage for one piece, as the build's Ray task runs it. Here, not beside the
     other stages' runners in cluster/scheduling.py: a read task's worker imports only what
     reading needs (scheduling's imports cost ~1.9 s more, and the build waits on the read)."""
-    stage = ReadStage(cfg, "")
-    stage.setup()
-    return stage.process_batch(piece)
+    return run_once(ReadStage, cfg, "", piece)
 
 
 def _write_shards(

@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -39,6 +39,7 @@ from arborwiki.backends.extractors import (
 )
 from arborwiki.cluster.commit import CommitStage, StagedCommit
 from arborwiki.cluster.sharding import FilePartition, ReadPiece, ReadStage, dedupe_messages
+from arborwiki.cluster.stage_shape import CpuStage, Stage
 from arborwiki.core.cached_embedder import CachedEmbedder
 from arborwiki.core.config import Config, EmbedConfig
 from arborwiki.core.embedding import Embedder, embedder_for
@@ -210,15 +211,14 @@ def shard_windows(
             continue
         by_id = {m.message_id: m for m in messages}
         cut = [[by_id[i] for i in row["message_ids"]] for row in rows]
-        uw = UserWindows(
+        out[user_id] = UserWindows(
             user_id,
             order_messages(messages),
             [Window(user_id=user_id, conversation_id=ms[0].conversation_id,
                     session_id=ms[0].session_id, messages=ms) for ms in cut],
             [WindowPlace(episode=row["episode"], thread=row["thread"]) for row in rows],
+            [row["key"] for row in rows],  # keyed once, by WindowsStage
         )  # fmt: skip
-        uw.__dict__["keys"] = [row["key"] for row in rows]  # keyed once, by WindowsStage
-        out[user_id] = uw
     return out
 
 
@@ -248,38 +248,10 @@ def with_retries(
             )
 
 
-In = TypeVar("In", contravariant=True)
-Out = TypeVar("Out", covariant=True)
-
-
-@runtime_checkable
-class Stage(Protocol[In, Out]):
-    """What every build stage is: made from the config and the store, `resources` it asks
-    Ray for, `setup` once per worker (load an engine, open a cache), then `process_batch`
-    from its input record to its output record for each unit of work (a shard's job, a
-    batch of windows). Checked statically: `READ`, `WINDOWS`, …, `COMMIT` below."""
-
-    def __init__(self, cfg: Config, store_dir: str) -> None: ...
-
-    @staticmethod
-    def resources(cfg: Config) -> dict[str, float]: ...
-
-    def setup(self) -> Any: ...
-
-    def process_batch(self, batch: In, /) -> Out: ...
-
-
-class WindowsStage:
+class WindowsStage(CpuStage):
     """CPU: a shard's users → windows → content keys; returns the windows not cached yet."""
 
-    @staticmethod
-    def resources(cfg: Config) -> dict[str, float]:
-        return {"num_cpus": 1}
-
-    def __init__(self, cfg: Config, store_dir: str) -> None:
-        self.cfg = cfg
-        self.store_dir = store_dir
-        self.cache: ExtractCache | None = None
+    cache: ExtractCache | None = None
 
     def setup(self) -> None:
         self.cache = extraction_cache(self.cfg, self.store_dir)
@@ -374,20 +346,13 @@ class EmbedStage:
         return self.embedder.embed(texts)
 
 
-class CompileStage:
+class CompileStage(CpuStage):
     """CPU: one shard's users → memory (snapshots, vectors, forest, lifecycle, evidence,
     wiki) → staged Parquet. Drafts come from the cache, or (rules, uncached) are made here:
     cheap CPU extraction fused into this stage saves shipping windows between processes."""
 
-    @staticmethod
-    def resources(cfg: Config) -> dict[str, float]:
-        return {"num_cpus": 1}
-
-    def __init__(self, cfg: Config, store_dir: str) -> None:
-        self.cfg = cfg
-        self.store_dir = store_dir
-        self.cache: ExtractCache | None = None
-        self.extractor: LabeledExtractor | None = None
+    cache: ExtractCache | None = None
+    extractor: LabeledExtractor | None = None
 
     def setup(self) -> None:
         self.embedder: Embedder | None = None  # loaded on first use: actors may embed

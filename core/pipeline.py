@@ -8,8 +8,7 @@ in-process (tests, notebooks). Every function here is pure and typed.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder
@@ -34,12 +33,14 @@ class UserWindows:
     messages: list[Message]
     windows: list[Window]
     places: list[WindowPlace]
+    keys: list[str] = field(default_factory=list)
+    """Each window's content digest (`window_digest`): the draft cache's key, stored on the
+    window's snapshot. Given when the windows were keyed before (read back from where
+    WindowsStage persisted them), else computed here, once (about 6 µs a window)."""
 
-    @cached_property
-    def keys(self) -> list[str]:
-        """Each window's content digest (`window_digest`), computed once (about 6 µs a
-        window): the draft cache's key, stored on the window's snapshot."""
-        return [window_digest(w) for w in self.windows]
+    def __post_init__(self) -> None:
+        if not self.keys:
+            self.keys = [window_digest(w) for w in self.windows]
 
 
 def user_windows(messages: list[Message], cfg: Config) -> UserWindows:

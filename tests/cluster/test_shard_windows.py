@@ -19,7 +19,7 @@ from arborwiki.cluster.stages import (
     write_windows,
 )
 from arborwiki.core.config import load_config
-from arborwiki.core.pipeline import user_windows, window_digest
+from arborwiki.core.pipeline import UserWindows, user_windows, window_digest
 from arborwiki.core.records import Window
 from tests.conftest import EXAMPLES
 
@@ -58,13 +58,13 @@ def test_compile_follows_the_persisted_windows_not_a_cut_of_its_own(tmp_path: Pa
     for user_id, messages in by_user.items():
         uw = user_windows(messages, cfg)
         assert len(uw.windows) < len(uw.messages)  # the real cut groups turns
-        uw.windows = [
+        windows = [
             Window(user_id=user_id, conversation_id=m.conversation_id, session_id=m.session_id,
                    messages=[m])
             for m in uw.messages
         ]  # fmt: skip
-        uw.places = [uw.places[0].model_copy(update={"episode": i}) for i in range(len(uw.windows))]
-        singles[user_id] = uw
+        places = [uw.places[0].model_copy(update={"episode": i}) for i in range(len(windows))]
+        singles[user_id] = UserWindows(user_id, uw.messages, windows, places)
     write_windows(job.out_dir, singles)
     stage = CompileStage(cfg, str(tmp_path / "store"))
     stage.setup()
