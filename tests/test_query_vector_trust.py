@@ -174,3 +174,30 @@ def test_the_deeper_searches_rank_after_the_hits(sample_store: Path) -> None:
     assert len(fused) > 6  # the sample's Bob has more messages than the two lists of 3
     assert ids([h.record for h in hits]) == head + [m for m in fused if m not in head]
     assert [h.rank for h in hits] == list(range(len(hits)))
+
+
+def test_with_a_sentence_embedder_the_lists_unranked_count_past_their_ends(
+    services: tuple[QueryService, QueryService],
+) -> None:
+    """A sentence embedder's hits are fused with each list's left-out messages counted as
+    ranked past its end (`unranked_at_end`), except for "when" questions; static vectors
+    fuse plainly."""
+    from arborwiki.core.query.fusion import RRF_K, fuse_with_floor
+
+    static, sentence = services
+    n = sentence.cfg.query.message_hits
+
+    def head(service: QueryService, question: str, at_end: bool) -> tuple[list, list]:
+        vector = np.asarray(static.embedder.embed([question])[0]).tolist()
+        hits, lists, _ = service._message_hits("bob", question, vector)
+        fused = fuse_with_floor(lists, service._floor(), RRF_K, n, unranked_at_end=at_end)
+        return ids([h.record for h in hits[: len(fused)]]), ids([h.record for h in fused])
+
+    got, past_end = head(sentence, QUESTION, True)
+    assert got == past_end
+    assert past_end != head(sentence, QUESTION, False)[1]  # the choice changes this order
+    when = "When did I start organising the reading list?"
+    got, plain = head(sentence, when, False)
+    assert got == plain and plain != head(sentence, when, True)[1]
+    got, plain = head(static, QUESTION, False)
+    assert got == plain and plain != head(static, QUESTION, True)[1]

@@ -14,24 +14,42 @@ search): every fusion here uses it, never tuned on our sets."""
 
 
 def reciprocal_rank(
-    lists: Iterable[tuple[float, Sequence[K]]], k: int, first_rank: int = 0
+    lists: Iterable[tuple[float, Sequence[K]]],
+    k: int,
+    first_rank: int = 0,
+    unranked_at_end: bool = False,
 ) -> dict[K, float]:
     """Weighted reciprocal-rank fusion, the one implementation: each key's sum over the
     lists of weight / (k + rank), ranks counted from `first_rank`. The dict keeps the order
     in which keys first appear (earlier list, then better rank), so a stable sort of it
-    breaks ties that way."""
+    breaks ties that way.
+
+    `unranked_at_end`: a key a list does not hold counts as ranked just past that list's
+    end (weight / (k + first_rank + len)), not as absent. A cut list says its own keys beat
+    the rest, not that the rest score nothing: plain fusion lets a message two lists name
+    low outrank one that a single list ranks near its top."""
     score: dict[K, float] = {}
+    ends: list[tuple[float, set[K]]] = []
     for weight, ranked in lists:
         for rank, key in enumerate(ranked, first_rank):
             score[key] = score.get(key, 0.0) + weight / (k + rank)
+        if unranked_at_end:
+            ends.append((weight / (k + first_rank + len(ranked)), set(ranked)))
+    for end, held in ends:
+        for key in score:
+            if key not in held:
+                score[key] += end
     return score
 
 
 def fuse_hits(
-    lists: list[tuple[float, list[MessageRef]]], rrf_k: int, limit: int | None = None
+    lists: list[tuple[float, list[MessageRef]]],
+    rrf_k: int,
+    limit: int | None = None,
+    unranked_at_end: bool = False,
 ) -> list[Hit[MessageRef]]:
     """Weighted reciprocal-rank fusion of ranked message lists (the first list wins ties),
-    the best `limit` of them (all when None).
+    the best `limit` of them (all when None); `unranked_at_end` as in `reciprocal_rank`.
 
     Equal scores keep the order in which the messages first appeared — earlier list, then
     better rank — because the dict keeps insertion order and the sort is stable."""
@@ -40,21 +58,27 @@ def fuse_hits(
         for ref in ranked:
             refs.setdefault(ref.message.message_id, ref)
     score = reciprocal_rank(
-        ((weight, [ref.message.message_id for ref in ranked]) for weight, ranked in lists), rrf_k
+        ((weight, [ref.message.message_id for ref in ranked]) for weight, ranked in lists),
+        rrf_k,
+        unranked_at_end=unranked_at_end,
     )
     order = sorted(score, key=score.__getitem__, reverse=True)[:limit]
     return [Hit(refs[m], i, score[m]) for i, m in enumerate(order)]
 
 
 def fuse_with_floor(
-    lists: list[tuple[float, list[MessageRef]]], floor: int, rrf_k: int, limit: int | None = None
+    lists: list[tuple[float, list[MessageRef]]],
+    floor: int,
+    rrf_k: int,
+    limit: int | None = None,
+    unranked_at_end: bool = False,
 ) -> list[Hit[MessageRef]]:
     """`fuse_hits`, led by every weighted list's top `floor`, taken in turn (the first list's
     best, the second's best, …, then each one's second). Fusion lets a list that agrees with
     itself less than the other lose even its best hit; a floor keeps each ranking's surest
     answers in whatever the weights (question by question, `lexical_reach`) make of the
     rest."""
-    fused = fuse_hits(lists, rrf_k, limit)
+    fused = fuse_hits(lists, rrf_k, limit, unranked_at_end)
     ranked = [refs for weight, refs in lists if weight > 0]
     tops = [refs[i] for i in range(floor) for refs in ranked if i < len(refs)]
     return lead_with(tops, fused) if tops else fused

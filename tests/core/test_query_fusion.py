@@ -54,6 +54,27 @@ def test_each_list_keeps_its_top_as_a_floor() -> None:
     assert ids(fuse_with_floor([(1.0, [a, b]), (0.0, [e])], 1, rrf_k=1)) == ["a", "b", "e"]
 
 
+def test_a_message_a_list_leaves_out_counts_as_ranked_past_its_end() -> None:
+    """`unranked_at_end`: a cut list's missing messages score as if ranked just past its
+    end, so one list's near-top hit is no longer outvoted by messages both lists rank low."""
+    a, b, c, d, e = (_ref(m) for m in "abcde")
+    lists = [(1.0, [a, b, c, d]), (1.0, [e, d])]
+    ids = lambda hits: [h.record.message.message_id for h in hits]  # noqa: E731
+    # rrf_k 1, plain: a 1, b 1/2, c 1/3, d 1/4 + 1/2 = 0.75, e 1 → a, e, d, b, c
+    assert ids(fuse_hits(lists, rrf_k=1)) == ["a", "e", "d", "b", "c"]
+    # past the end: text's end 1/(1+4) = 0.2, vectors' 1/(1+2) = 1/3 for what each leaves
+    # out → a 1 + 1/3, b 1/2 + 1/3, c 1/3 + 1/3, d 0.75, e 1 + 0.2
+    fused = fuse_hits(lists, rrf_k=1, unranked_at_end=True)
+    assert ids(fused) == ["a", "e", "b", "d", "c"]
+    assert [h.score for h in fused] == pytest.approx([4 / 3, 1.2, 5 / 6, 0.75, 2 / 3])
+    # The floor still leads with each list's top, then the fusion past the ends.
+    led = fuse_with_floor(lists, 1, rrf_k=1, unranked_at_end=True)
+    assert ids(led) == ["a", "e", "b", "d", "c"]
+    # A list weighted 0 adds nothing, at its end either.
+    zero = fuse_hits([(1.0, [a, b]), (0.0, [e])], rrf_k=1, unranked_at_end=True)
+    assert ids(zero) == ["a", "b", "e"] and zero[2].score == pytest.approx(1 / 3)
+
+
 def _page(rank: int, markdown: str) -> Hit[WikiPage]:
     page = WikiPage(
         page_id=f"p{rank}",
