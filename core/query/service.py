@@ -264,7 +264,7 @@ class QueryService:
             )
         # A sentence embedder's top hit is rarely a blur: a message one ranking puts near its
         # top should not lose to ones both rank low, so each list's unranked count as ranked
-        # just past its end (transformer, ua pool b 2.7K +2.4, multi-hop +9.7). Not for "when"
+        # just past its end (transformer, ua pool b 2.7K +2.4, its multi-hop +9.8). Not for "when"
         # questions, where both rankings naming the event in the question's words is the
         # signal (LoCoMo dev temporal −2.9 at 1K with it), nor static vectors (see `_floor`).
         at_end = not static and not asks_when(question)
