@@ -107,7 +107,8 @@ def place_turn(
     of the user's latest stored message) stays on it as the build's decoder would
     (core/episodes.py `refine`): unless another trajectory's profile is closer by more than
     `episodes.switch_penalty` (nothing, when the turn carries a shift cue: "also", "looking
-    for"); it then goes to the closest, when that reaches `attach.turn_similarity`. Any
+    for"); it then goes to the closest, when that reaches `attach.turn_similarity`; with no
+    word any stored turn has, it stays. Any
     other turn: the thread whose profile it is closest to (its closest trajectory), when the
     cosine reaches `turn_similarity`; else the forest's cascade (`Forest.locate`)."""
     if entry.order and not content_tokens(turn_text):
@@ -124,11 +125,12 @@ def place_turn(
 
 def _in_dialogue(entry: UserForest, turn_text: str, cfg: Config) -> Placement | None:
     """The dialogue in progress's turn: stay on its trajectory, or switch as the decoder
-    would; None when the turn shares no word with any stored turn (the cascade decides)."""
+    would. A turn that shares no word with any stored turn stays too: nothing in it names
+    another task ("I will be going to Ely.", the town new to the store)."""
+    active = entry.order[-1]
     cosines = entry.profiles.cosines(turn_text)
     if not cosines:
-        return None
-    active = entry.order[-1]
+        return entry.forest.at_tail(active, "continuation", 0.0)
     rank = {t: i for i, t in enumerate(entry.order)}
     best = max(cosines, key=lambda t: (cosines[t], rank.get(t, -1)))
     cue = has_cue(turn_text, cfg.episodes.shift_cues)

@@ -26,7 +26,7 @@ from arborwiki.core.records import (
     Trajectory,
     stable_id,
 )
-from arborwiki.core.words import content_words
+from arborwiki.core.words import content_tokens, content_words
 from tests.builders import make_message
 from tests.core.forest_builders import chain_nodes, snap
 
@@ -428,6 +428,27 @@ def test_a_turn_of_the_dialogue_in_progress_stays_on_its_task_unless_it_turns_aw
     assert (moved.trajectory_id, moved.stage) == ("traj_run", "thread")
     cued = service.localize("u1", "also, how long until the keys work again?", session_id="sess3")
     assert cued.trajectory_id == "traj_run"  # a shift cue: no penalty to leave
+
+
+def test_a_turn_of_the_dialogue_in_progress_with_only_new_words_stays_on_its_task(
+    cfg: Config, embedder
+) -> None:
+    """A turn of the latest session that shares no word with any stored turn ("Pick me up
+    in Ely", the town new to the store) names no other task: it continues the dialogue's
+    trajectory. Outside the dialogue in progress the forest's cascade still decides."""
+    reader = _dialogue_reader(cfg, embedder)
+    service = QueryService(reader, embedder, cfg)
+    turn = "Pick me up in Ely"
+    assert content_tokens(turn) and not service._forests.get(reader, "u1", cfg).profiles.cosines(
+        turn
+    )
+    stayed = service.localize("u1", turn, session_id="sess3")
+    assert (stayed.decision, stayed.trajectory_id, stayed.stage) == (
+        "CONTINUE",
+        "traj_laptop",
+        "continuation",
+    )
+    assert service.localize("u1", turn, session_id="sess2").stage != "continuation"
 
 
 def test_a_turn_goes_to_its_closest_thread_only_when_the_cosine_reaches_turn_similarity(
