@@ -108,9 +108,9 @@ def place_turn(
     (core/episodes.py `refine`): unless another trajectory's profile is closer by more than
     `episodes.switch_penalty` (nothing, when the turn carries a shift cue: "also", "looking
     for"); it then goes to the closest, when that reaches `attach.turn_similarity`; with no
-    word any stored turn has, it stays. Any
-    other turn: the thread whose profile it is closest to (its closest trajectory), when the
-    cosine reaches `turn_similarity`; else the forest's cascade (`Forest.locate`)."""
+    word any stored turn has, it stays. Any other turn: the thread whose profile it is
+    closest to (its closest trajectory), when the cosine reaches `turn_similarity`; else
+    the forest's cascade (`Forest.locate`)."""
     if entry.order and not content_tokens(turn_text):
         return entry.forest.at_tail(entry.order[-1], "continuation", 0.0)
     if entry.order and session is not None and session == entry.latest_session:

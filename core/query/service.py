@@ -229,9 +229,9 @@ class QueryService:
         answers for me?" for "please always use bullet points") it gives way to the vectors —
         and each ranking's top `list_floor` lead, the rest fused with a message either list
         leaves out counted as ranked past that list's end; below those `message_hits`, the
-        rest of the searches to `HIT_DEPTH`, fused. Also returns the weighted lists fused and the
-        vector list's length share. Named speakers leave the full-text query and limit both
-        searches to their sessions."""
+        rest of the searches to `HIT_DEPTH`, fused. Also returns the weighted lists fused
+        and the vector list's length share. Named speakers leave the full-text query and
+        limit both searches to their sessions."""
         qc = self.cfg.query
         words = without_names(question, speakers) if speakers else question
         n = qc.message_hits
@@ -264,9 +264,9 @@ class QueryService:
             )
         # A sentence embedder's top hit is rarely a blur: a message one ranking puts near its
         # top should not lose to ones both rank low, so each list's unranked count as ranked
-        # just past its end (transformer, ua pool b 2.7K +2.4, its multi-hop +9.8). Not for "when"
-        # questions, where both rankings naming the event in the question's words is the
-        # signal (LoCoMo dev temporal −2.9 at 1K with it), nor static vectors (see `_floor`).
+        # just past its end (transformer, ua pool b 2.7K +2.4, its multi-hop +9.8). Not for
+        # "when" questions, where both rankings naming the event in the question's words is
+        # the signal (LoCoMo dev temporal −2.9 at 1K with it), nor static vectors (`_floor`).
         at_end = not static and not asks_when(question)
         fused = fuse_with_floor(lists, self._floor(), RRF_K, qc.message_hits, at_end)
         deep = fuse_hits([(w_text, deep_text), (w_vector, deep_dense)], RRF_K)
