@@ -82,17 +82,19 @@ class ForgetReport:
 def forget(store_path: str, cfg: Config, user_id: str, message_ids: list[str]) -> ForgetReport:
     """Forget `user_id` (no `message_ids`) or those of their messages; see the module doc.
     Everything is checked before the tombstone is written: a refused forget writes nothing."""
-    store = LanceStore(store_path, create=False)
-    store.discard_uncommitted()  # a build killed in its commit: not this forget's to publish
+    # Checked against the committed tables (the latest run's versions), outside the writer
+    # lock: a commit in flight is neither read nor touched (its tables move past the run's
+    # versions until its run row; undoing them belongs under the lock, in `_apply`).
+    view = LanceStore(store_path, create=False, follow_runs=True)
     where = f"user_id = {sql_str(user_id)}"
-    held = store.has("messages") and store.count("messages", where) > 0
-    if not held and not quarantined(store, user_id, set(message_ids)):
+    held = view.has("messages") and view.count("messages", where) > 0
+    if not held and not quarantined(view, user_id, set(message_ids)):
         raise ValueError(f"store {store_path} holds no messages of user {user_id!r}")
     if message_ids and not held:
         raise ValueError(f"store {store_path} holds no stored messages of user {user_id!r}")
-    _remaining_messages(stored_messages(store, user_id), user_id, set(message_ids))
+    _remaining_messages(stored_messages(view, user_id), user_id, set(message_ids))
     tombstones.add(store_path, user_id, message_ids)  # first: a forget cut short still holds
-    return _apply(store_path, store, cfg, user_id, message_ids)
+    return _apply(store_path, LanceStore(store_path, create=False), cfg, user_id, message_ids)
 
 
 def sweep(store_path: str, cfg: Config) -> list[ForgetReport]:

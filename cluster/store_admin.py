@@ -11,6 +11,7 @@ from arborwiki.cluster.forget import ForgetReport, forget, sweep
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage import paths, tombstones
 from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.online import writer_lock
 from arborwiki.storage.versions import RunInfo, list_runs, rollback
 
 COMMITTED_MARKERS = "runs"
@@ -35,11 +36,12 @@ def rollback_store(store_path: str, run_id: str, cfg: Config | None = None) -> R
     A rollback never brings back what a tombstone names: rows the restored versions hold
     are forgotten again at once (`cluster.forget.sweep`, with `cfg`'s extractor for a user
     who keeps other messages), each such forget a run after the rollback's."""
-    info = rollback(_open(store_path), run_id)
-    runs = paths.join(store_path, WORK, COMMITTED_MARKERS)
-    for marker in paths.list_files(runs, recursive=False, pattern="*.committed"):
-        paths.remove(marker)
-    sweep(store_path, cfg if cfg is not None else load_config())
+    with writer_lock(store_path):  # no build commit, online add or forget in between
+        info = rollback(_open(store_path), run_id)
+        runs = paths.join(store_path, WORK, COMMITTED_MARKERS)
+        for marker in paths.list_files(runs, recursive=False, pattern="*.committed"):
+            paths.remove(marker)
+    sweep(store_path, cfg if cfg is not None else load_config())  # takes the lock per user
     return info
 
 

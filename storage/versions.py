@@ -17,7 +17,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from arborwiki.core.records import RunRecord
-from arborwiki.storage.lance_store import LanceStore, run_versions
+from arborwiki.storage import tombstones
+from arborwiki.storage.lance_store import LanceStore, run_versions, sql_in, sql_str
 from arborwiki.storage.online import RUN_PREFIX as ONLINE_RUN_PREFIX
 
 ROLLBACK_PREFIX = "rollback-"
@@ -89,7 +90,9 @@ def find_run(store: LanceStore, run_id: str) -> dict[str, Any]:
 
 def rollback(store: LanceStore, run_id: str) -> RunInfo:
     """Restore every table to `run_id`'s versions, then append the rollback's own run row
-    (the pointer readers follow). A table created after that run is emptied."""
+    (the pointer readers follow). A table created after that run is emptied. What a
+    tombstone names goes before the run row (`_forgotten_out`): restored versions may hold
+    it, and readers follow the run row at once. The caller holds the writer lock."""
     started = datetime.now(UTC)
     target = find_run(store, run_id)
     versions = run_versions(target)
@@ -107,6 +110,7 @@ def rollback(store: LanceStore, run_id: str) -> RunInfo:
                 table.restore(versions[name])
         else:
             table.delete("true")
+    _forgotten_out(store)
     store.record_run(
         RunRecord(
             run_id=f"{ROLLBACK_PREFIX}{uuid.uuid4().hex[:12]}",
@@ -166,3 +170,15 @@ def purge_old_versions(store: LanceStore) -> None:
 def _utc(moment: datetime) -> datetime:
     """Lance lists version times as naive local datetimes."""
     return moment.astimezone(UTC) if moment.tzinfo else moment.astimezone().astimezone(UTC)
+
+
+def _forgotten_out(store: LanceStore) -> None:
+    """The forgotten users' rows and the forgotten messages' rows deleted from the restored
+    tables. What was built from a forgotten message (snapshots, claims, pages of a user who
+    keeps others) is rebuilt after, by the sweep the rollback ends with."""
+    stones = tombstones.load(store.path)
+    store.delete_users(stones.users)
+    for user_id, message_ids in sorted(stones.messages.items()):
+        if message_ids and store.has("messages"):
+            where = f"user_id = {sql_str(user_id)} AND {sql_in('message_id', sorted(message_ids))}"
+            store.delete("messages", where)

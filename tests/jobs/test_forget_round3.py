@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,68 @@ def test_tables_of_a_first_build_killed_in_its_commit_are_not_served(
     api = arborwiki.open_store(store, overrides=["ray.num_shards=1"])
     with pytest.raises(KeyError, match="no committed run"):
         api.query("alice", question)
+
+
+def test_a_forget_touches_nothing_while_another_writer_commits(
+    ray_local: None, tmp_path: Path
+) -> None:
+    """A build's commit holds the writer lock while its tables move past the latest run's
+    versions. A forget started then checks and writes its tombstone, then waits for the
+    lock: it never restores the tables under the commit (which made the build fail with a
+    Lance transaction conflict, or could have reverted tables it had written)."""
+    from arborwiki.storage import tombstones
+    from arborwiki.storage.online import writer_lock
+
+    _, store = _built(tmp_path)
+    lance = LanceStore(store)
+    command = [sys.executable, "-m", "arborwiki.jobs.cli", "forget", "--store", str(store)]
+    with writer_lock(str(store)):  # the commit in flight: a table written, no run row yet
+        table = lance.table("messages")
+        table.add(table.search().where("user_id = 'bob'").limit(1).to_arrow())
+        written = int(table.version)
+        forget = subprocess.Popen([*command, "--user", "alice"], text=True)
+        for _ in range(600):  # the tombstone: checked, written, now at the lock
+            if "alice" in tombstones.load(str(store)).users or forget.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert forget.poll() is None, "the forget ended while the writer lock was held"
+        now = LanceStore(store).table("messages")  # the table as it is on disk now
+        assert int(now.version) == written  # nothing restored under us
+        assert now.count_rows() == table.count_rows()
+    assert forget.wait(timeout=120) == 0
+    assert _count(store, "alice") == 0 and _count(store, "bob") > 0
+
+
+def test_a_rollback_publishes_no_forgotten_row_even_before_its_sweep(
+    ray_local: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restored versions hold a forgotten user's rows (a forget cut short kept them) and
+    readers follow the rollback's run row at once: the rows must be out of the tables that
+    run row names, not only gone after the sweep that ends the rollback. The rollback also
+    holds the writer lock while it restores (no commit, add or forget in between)."""
+    from arborwiki.cluster import store_admin
+    from arborwiki.storage.online import writer_lock
+
+    _, store = _built(tmp_path)
+    first = _latest_run(store)
+    _forget_cut_before_purge(store, "bob", monkeypatch)
+    seen: list[int] = []
+    real_sweep = store_admin.sweep
+
+    def sweep_seeing(*args: object, **kwargs: object) -> object:
+        seen.append(_count(store, "bob"))  # what a reader following runs sees right now
+        return real_sweep(*args, **kwargs)
+
+    monkeypatch.setattr(store_admin, "sweep", sweep_seeing)
+    back = run(app, ["rollback", "--store", str(store), "--to", first])
+    assert back.exit_code == 0, back.output
+    assert seen == [0] and _count(store, "bob") == 0 and _count(store, "alice") > 0
+    monkeypatch.undo()
+
+    command = [sys.executable, "-m", "arborwiki.jobs.cli", "rollback", "--store", str(store)]
+    runs_before, now = len(LanceStore(store).runs()), _latest_run(store)
+    with writer_lock(str(store)):
+        waiting = subprocess.Popen([*command, "--to", now], text=True)
+        time.sleep(8)  # long enough for a rollback that does not wait to restore and record
+        assert waiting.poll() is None and len(LanceStore(store).runs()) == runs_before
+    assert waiting.wait(timeout=120) == 0 and len(LanceStore(store).runs()) > runs_before
