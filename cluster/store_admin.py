@@ -33,9 +33,11 @@ def store_runs(store_path: str) -> list[RunInfo]:
 def rollback_store(store_path: str, run_id: str, cfg: Config | None = None) -> RunInfo:
     """Restore every table to `run_id`'s versions (a run of its own). The build's committed
     markers go: after a rollback, rebuilding an input committed before must write again.
-    A rollback never brings back what a tombstone names: rows the restored versions hold
-    are forgotten again at once (`cluster.forget.sweep`, with `cfg`'s extractor for a user
-    who keeps other messages), each such forget a run after the rollback's."""
+    A rollback never brings back what a tombstone names: the forgotten users' and messages'
+    rows are out of the tables before its run row (`storage.versions.rollback`), and what
+    was built from a forgotten message is rebuilt at once (`cluster.forget.sweep`, with
+    `cfg`'s extractor for a user who keeps other messages), each such forget a run after
+    the rollback's."""
     with writer_lock(store_path):  # no build commit, online add or forget in between
         info = rollback(_open(store_path), run_id)
         runs = paths.join(store_path, WORK, COMMITTED_MARKERS)
