@@ -77,8 +77,9 @@ class MemoryStore:
 
     def add(self, user_id: str, messages: Sequence[dict[str, Any] | NewMessage]) -> AddResult:
         """Write turns to the user's memory now (an online add, cluster/online.py): stored
-        durably, placed in the user's forest, claims extracted, pages recompiled; the next
-        call of this store sees them. Each message needs `text`; `message_id` makes a
+        durably, placed in the user's forest, claims extracted; the next call of this
+        store sees them (pages catch up when the writer settles, once adds pause:
+        docs/online.md). Each message needs `text`; `message_id` makes a
         retried add a no-op (the store keeps the first copy); `role`, `speaker`,
         `timestamp` (ISO 8601; default: now), `conversation_id`, `session_id`,
         `turn_index` are the archive's row fields. A bad message, or a forgotten user or

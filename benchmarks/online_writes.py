@@ -5,8 +5,10 @@ Builds (or reuses, `--store`) a store of `--users` synthetic users with `--messa
 (rules extractor, static embedder: the defaults), then, in one process:
 
 1. latency: `--adds` adds of one new message to the first user, each followed by a query
-   that must cite it; the first add is cold (this process drafts and embeds the user's
-   history once), the rest warm. Reports p50/p95/max of the add and of add → cited.
+   that must cite it, `--pace` seconds apart (an agent's next turn waits for its model; the
+   writer settles the user in the pause), then as many back to back (an add may wait for a
+   settle); the first add is cold (this process drafts and embeds the user's history
+   once), the rest warm. Reports p50/p95/max of the add and of add → cited.
 2. with `--http`: the same through `serve`'s HTTP routes (a local Ray, one query actor, the
    ingress with a bearer token): `POST /memory`, then `POST /query` must cite it.
 3. load: `--writers` threads each adding two messages at a time (a pair) to its own user and
@@ -63,7 +65,11 @@ def build_store(store: Path, users: int, messages: int) -> None:
     print(summary.line())
 
 
-def latency(memory: MemoryStore, user: str, adds: int, tag: str) -> dict[str, list[float]]:
+def latency(
+    memory: MemoryStore, user: str, adds: int, tag: str, pace: float
+) -> dict[str, list[float]]:
+    """Each add then a query that must cite it, `pace` seconds apart (the writer settles
+    the user in a pause: cluster/online.py)."""
     timings: dict[str, list[float]] = {"add": [], "cited": []}
     for i in range(adds):
         code, mid = f"K{tag}{i:03d}Z", f"lat-{tag}-{i}"
@@ -79,10 +85,13 @@ def latency(memory: MemoryStore, user: str, adds: int, tag: str) -> dict[str, li
             raise AssertionError(f"add {i} is not cited by the next query")
         timings["add"].append(added - started)
         timings["cited"].append(cited - started)
+        time.sleep(pace)
     return timings
 
 
-def http_latency(store: Path, user: str, adds: int, tag: str) -> dict[str, list[float]]:
+def http_latency(
+    store: Path, user: str, adds: int, tag: str, pace: float
+) -> dict[str, list[float]]:
     """`latency` through `serve`'s routes: a local Ray, one query actor (its own writer), the
     HTTP ingress with a bearer token; `POST /memory`, then `POST /query` must cite it."""
     import ray
@@ -122,6 +131,7 @@ def http_latency(store: Path, user: str, adds: int, tag: str) -> dict[str, list[
                 raise AssertionError(f"HTTP add {i} is not cited by the next query")
             timings["add"].append(added - started)
             timings["cited"].append(cited - started)
+            time.sleep(pace)
     finally:
         connection.close()
         stop_http()
@@ -240,6 +250,13 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=8)
     parser.add_argument("--readers", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        help="seconds between an add's query and the next add (an agent's turn waits for a "
+        "model's reply; the writer settles in the pause); a second pass runs back to back",
+    )
     parser.add_argument("--http", action="store_true", help="also add and query over HTTP")
     parser.add_argument("--write", action="store_true", help="append to results/online_writes.md")
     args = parser.parse_args()
@@ -249,7 +266,8 @@ def main() -> None:
     memory = open_store(args.store)
     users = [f"user-{u + 1:04d}" for u in range(args.users)]
     tag = f"{int(time.time()):x}"  # ids new to the store, whatever ran before on it
-    timings = latency(memory, users[0], args.adds, tag)
+    timings = latency(memory, users[0], args.adds, tag, args.pace)
+    packed = latency(memory, users[0], args.adds, f"{tag}b", 0.0)
     result = load(memory, args.store, users, args.writers, args.readers, args.seconds, tag)
     rows = [
         "| measure | value |",
@@ -257,13 +275,14 @@ def main() -> None:
         f"| stored messages of the user written to | {args.messages} |",
         f"| cold add (first in this process) | {timings['add'][0] * 1000:.0f} ms |",
     ]
-    rows += warm_rows(timings, "")
+    rows += warm_rows(timings, f"{args.pace:g} s apart: ")
+    rows += warm_rows(packed, "back to back: ")
     if args.http:
-        over_http = http_latency(args.store, users[1], args.adds, tag)
+        over_http = http_latency(args.store, users[1], args.adds, tag, args.pace)
         rows.append(
             f"| HTTP: cold add (first in the actor) | {over_http['add'][0] * 1000:.0f} ms |"
         )
-        rows += warm_rows(over_http, "HTTP: ")
+        rows += warm_rows(over_http, f"HTTP, {args.pace:g} s apart: ")
     rows.append(
         f"| load: {args.writers} writers on {min(args.writers, args.users)} users (two messages "
         f"an add) + {args.readers} readers, {args.seconds:.0f} s | acknowledged "

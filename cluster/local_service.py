@@ -128,6 +128,10 @@ class MemoryWrites:
         """The runs this process's online writer made, and the users each rewrote."""
         return self._writer.touched if self._writer is not None else {}
 
+    def settle(self) -> list[str]:
+        """Compile now the users this process's adds placed live (`OnlineWriter.settle`)."""
+        return self._writer.settle() if self._writer is not None else []
+
     def call(self, method: str, *args: Any) -> BaseModel:
         if method == "add":
             if self._writer is None:
@@ -163,6 +167,15 @@ class InProcessBackend:
         location = existing_store(store_path)
         service = open_service(location, cfg)
         return cls(service, location, MemoryWrites(location, cfg))
+
+    def settle(self) -> list[str]:
+        """Place the users this process added to live as a build would, now, and follow
+        (an evaluation replaying turns at an agent's pace, where the settle runs between
+        turns by itself)."""
+        settled = self.writes.settle()
+        with self._lock:
+            follow_now(self.service, self.writes.touched())
+        return settled
 
     def call(self, method: str, *args: Any) -> Any:
         if method in WRITES:  # outside the read lock: a write may take a second

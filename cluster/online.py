@@ -2,17 +2,25 @@
 
     add(user, rows) ──validate (the batch reader's row rules)──▶ queue
     queue ──one writer at a time (group commit)──▶ tombstone check, idempotency on ids
-          ──▶ inbox append (durable: storage/online.py) ──▶ each user recompiled
-          ──▶ the user tables replaced for those users ──▶ one `online-…` run row
+          ──▶ inbox append (durable: storage/online.py) ──▶ each user placed
+          ──▶ the user's rows appended or replaced ──▶ one `online-…` run row
+    adds pause ──▶ settle: the users placed live compiled in full ──▶ another run row
 
-Placement is the build's own: a touched user is compiled from everything it said (stored
-messages, then the new ones) by `core.pipeline` with the configured extractor and embedder,
-so episodes continue, threads return, branches and roots form exactly as a build of the
-same messages would place them, and claims go through the lifecycle. Drafts and vectors of
-windows and texts seen before come from this writer's memory, as do the messages of the
-users it wrote to last while no other commit has happened since, so an add pays for its
-new windows and the compile. Readers never see half an add: tables are written first and the
-run row that readers follow (LanceStore `follow_runs`) is appended last, in one commit.
+Two placements, one after the other. An add places live (core/live.py): when this writer
+holds the user's compiled memory as of the current run and the new turns come after every
+stored one, only the new turns are cut into windows, drafted, embedded and placed, by the
+decision `localize` reports for a live turn, and the lifecycle runs over the user's claims
+again; earlier messages, snapshots and nodes do not move, pages stay as they were. The
+settle (`settle`, by itself once adds pause for `store.online_settle_after_s`) then compiles
+each such user from everything it said, by `core.pipeline` with the configured extractor
+and embedder, so episodes, threads, branches and roots are exactly what a build of the same
+messages places, and pages catch up; a new turn's snapshot and node may change id then
+(message ids never do). Any other add (a user this writer does not hold, a turn dated
+before the latest stored one) is compiled in full at once. Users placed live and not yet
+settled are listed durably (`Unsettled`): a writer that stops first leaves them to the next
+build's `fold_online`. Drafts and vectors of windows and texts seen before come from this
+writer's memory. Readers never see half an add: tables are written first and the run row
+that readers follow (LanceStore `follow_runs`) is appended last, in one commit.
 
 Adds that arrive while a commit runs wait and go together in the next one (one inbox
 commit, one commit per table, one run row for all of them), so a busy store makes a table
@@ -42,21 +50,26 @@ from arborwiki.core.cached_embedder import CachedEmbedder
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.extract.base import Extraction, LabeledExtractor
-from arborwiki.core.pipeline import UserWindows, compile_user, user_windows
-from arborwiki.core.records import Message, QuarantineRow, RunRecord
+from arborwiki.core.live import LiveMemory
+from arborwiki.core.pipeline import compile_with_forest, user_windows
+from arborwiki.core.records import Message, QuarantineRow, RunRecord, UserMemory, Window
 from arborwiki.storage import tombstones
 from arborwiki.storage.archive.rows import RowValidator
 from arborwiki.storage.forget import stored_messages
 from arborwiki.storage.lance_store import LanceStore, sql_in
-from arborwiki.storage.online import RUN_PREFIX, Inbox, writer_lock
+from arborwiki.storage.online import RUN_PREFIX, Inbox, Unsettled, writer_lock
 from arborwiki.storage.tables import USER_TABLES, memory_tables
 
 MAX_ROWS_PER_ADD = 1000
 __all__ = ["RUN_PREFIX", "AddReport", "OnlineWriter", "fold_online", "validate_rows"]
 MEMO_ENTRIES = 200_000
 """Drafts and vectors this writer keeps in memory (each a few KB at most)."""
-SEEN_USERS = 64
-"""Users whose messages this writer keeps between adds (the ones written to last)."""
+LIVE_USERS = 16
+"""Users whose compiled memory this writer keeps between adds (the ones written to last):
+an add of one of them places only its new turns (core/live.py)."""
+APPENDED = ("messages", "snapshots", "forest_nodes")
+"""The tables a live add appends to (its rows are new); the others it rewrites for the user,
+except the pages, which wait for the settle."""
 TOUCHED_RUNS = 1024
 """Runs of this writer whose users it remembers for its process's readers (`touched`)."""
 FREEZE_AFTER = 1000
@@ -166,7 +179,14 @@ class OnlineWriter:
         self._drafts = _Memo(MEMO_ENTRIES)
         self._vectors: dict[str, Any] = {}
         self._extractor: LabeledExtractor | None = None
-        self._seen: dict[str, tuple[str, dict[str, Message]]] = {}  # user: (run, messages)
+        self._live: dict[str, tuple[str, LiveMemory]] = {}  # user: (run it is true at, memory)
+        self._to_settle: set[str] = set()
+        self._last_add = 0.0
+        self._settle_wake = threading.Event()
+        self._settler: threading.Thread | None = None
+        self.settle_error: Exception | None = None
+        """Why the latest background settle failed (None: it did not); the users stay
+        listed for the next settle or build (storage/online.py `Unsettled`)."""
         self._kept_at_freeze = 0
         self.touched: OrderedDict[str, frozenset[str]] = OrderedDict()
         """run id → the users that online run rewrote (its last `TOUCHED_RUNS` runs): what
@@ -193,14 +213,15 @@ class OnlineWriter:
         request.report.seconds = round(time.perf_counter() - started, 4)
         return request.report
 
-    def _settle(self) -> None:
+    def _freeze_caches(self) -> None:
         """Freeze what this writer keeps once it has grown by `FREEZE_AFTER` entries. A
         user's history drafted and embedded cold leaves ~200K long-lived objects that every
         full collection would scan again: about one warm add in two paid 170-260 ms for it
         (2,000-message user, 2-core box). Collected once here and frozen, they are out of the
         cyclic collector's reach (refcounting still frees what the caches drop), so warm adds
         only collect their own garbage. Paid on the add that grew the caches: a cold one."""
-        kept = len(self._drafts) + len(self._vectors) + sum(len(h) for _, h in self._seen.values())
+        held = sum(len(live.memory.messages) for _, live in self._live.values())
+        kept = len(self._drafts) + len(self._vectors) + held
         if kept - self._kept_at_freeze < FREEZE_AFTER:
             return
         gc.collect()
@@ -213,13 +234,14 @@ class OnlineWriter:
             with writer_lock(self.store_path):
                 self._commit_locked(batch)
         except Exception as exc:  # every waiter learns why; none is left hanging
+            self._live.clear()  # a live memory may hold turns the store does not
             for request in batch:
                 if not request.done.is_set():
                     request.error = exc
         finally:
             for request in batch:
                 request.done.set()
-        self._settle()
+        self._freeze_caches()
 
     def _commit_locked(self, batch: list[_Add]) -> None:
         store = LanceStore(self.store_path, create=False)
@@ -253,28 +275,34 @@ class OnlineWriter:
         if not fresh:
             return
         inbox.append([m for ms in fresh.values() for m in ms])  # durable from here on
-        everything = {u: _unforgotten(stones, u, known[u].values()) for u in fresh}
-        run_id = self._publish(store, everything, previous)
-        still = {
-            u: h for u, (r, h) in self._seen.items() if r == previous["run_id"] and u not in fresh
-        }
-        still |= {u: {m.message_id: m for m in everything[u]} for u in fresh}
-        kept = list(still.items())[max(0, len(still) - SEEN_USERS) :]  # written to last
-        self._seen = {u: (run_id, held) for u, held in kept}  # true at run_id
+        live = {u: ms for u, ms in fresh.items() if self._follows(u, previous["run_id"], ms)}
+        full = {u: _unforgotten(stones, u, known[u].values()) for u in fresh if u not in live}
+        if live:
+            Unsettled(self.store_path).add(live)
+        run_id = self._publish(store, previous, full, live)
         for request in accepted:
             assert request.report is not None
             request.report.run_id = run_id if request.report.added else ""
+        self._last_add = time.monotonic()
+        if live:
+            self._schedule_settle(set(live))
+
+    def _follows(self, user: str, run_id: str, new: list[Message]) -> bool:
+        """Whether an add of `new` can be placed live: this writer holds the user's memory
+        as of `run_id` (nothing else committed since) and `new` only appends turns."""
+        at, live = self._live.get(user, ("", None))
+        return live is not None and at == run_id and live.follows(new)
 
     def _held(
         self, store: LanceStore, inbox: Inbox, current: dict[str, Any], user: str
     ) -> dict[str, Message]:
         """The user's stored and inbox messages by id: read from the store, or this writer's
-        copy when the current run is the one it published last (nothing else committed
-        since: no build, forget, rollback or other writer), which skips re-reading a long
-        history on every add."""
-        run_id, held = self._seen.get(user, ("", {}))
-        if run_id and run_id == current["run_id"]:
-            return dict(held)
+        live memory when the current run is the one it published last (nothing else
+        committed since: no build, forget, rollback or other writer), which skips re-reading
+        a long history on every add."""
+        run_id, live = self._live.get(user, ("", None))
+        if live is not None and run_id == current["run_id"]:
+            return {m.message_id: m for m in live.memory.messages}
         messages = stored_messages(store, user) + inbox.messages(user)
         return {m.message_id: m for m in messages}
 
@@ -293,49 +321,134 @@ class OnlineWriter:
                 held |= {m.message_id: m for m in inbox.messages(user) if m.message_id not in held}
                 if user not in stones.users and held:
                     everything[user] = _unforgotten(stones, user, held.values())
-            return self._publish(store, everything, previous) if everything else ""
+            run_id = self._publish(store, previous, everything, {}) if everything else ""
+            Unsettled(self.store_path).remove(users)
+            return run_id
+
+    # ------------------------------------------------------------------ settle
+    def settle(self) -> list[str]:
+        """Compile in full, now, every user an add of this writer placed live: a build's
+        placement (the new turns may move to another trajectory) and pages brought up to
+        date. Returns them. Runs by itself once adds pause (`_settle_loop`)."""
+        with self._commit_lock:
+            users, self._to_settle = sorted(self._to_settle), set()
+            if not users:
+                return []
+            with writer_lock(self.store_path):
+                store = LanceStore(self.store_path, create=False)
+                previous = store.latest_run()
+                if previous is None:
+                    return []
+                store.discard_uncommitted(previous)
+                stones, inbox = tombstones.load(self.store_path), Inbox(store)
+                everything = {
+                    u: _unforgotten(stones, u, self._held(store, inbox, previous, u).values())
+                    for u in users
+                    if u not in stones.users
+                }
+                everything = {u: ms for u, ms in everything.items() if ms}
+                if everything:
+                    self._publish(store, previous, everything, {})
+                Unsettled(self.store_path).remove(users)
+            return users
+
+    def _schedule_settle(self, users: set[str]) -> None:
+        self._to_settle |= users
+        if self._settler is None or not self._settler.is_alive():
+            self._settler = threading.Thread(
+                target=self._settle_loop, name="arborwiki-settle", daemon=True
+            )
+            self._settler.start()
+        self._settle_wake.set()
+
+    def _settle_loop(self) -> None:
+        """Settle once no add has come for `store.online_settle_after_s` (an agent's turns
+        come seconds apart: the settle runs between them), or once ten times that has
+        passed under adds that never pause."""
+        quiet = self.cfg.store.online_settle_after_s
+        while True:
+            self._settle_wake.wait()
+            self._settle_wake.clear()
+            started = time.monotonic()
+            while (idle := time.monotonic() - self._last_add) < quiet and (
+                time.monotonic() - started < 10 * quiet
+            ):
+                time.sleep(quiet - idle)
+            try:
+                self.settle()
+                self.settle_error = None
+            except Exception as exc:  # kept for whoever asks; the users stay listed
+                self.settle_error = exc
 
     def _publish(
-        self, store: LanceStore, users: dict[str, list[Message]], previous: dict[str, Any]
+        self,
+        store: LanceStore,
+        previous: dict[str, Any],
+        full: dict[str, list[Message]],
+        live: dict[str, list[Message]],
     ) -> str:
-        """Compile each user from all its messages, replace their rows, append the run row."""
+        """Compile each `full` user from all its messages and replace its rows; place each
+        `live` user's new messages in its live memory (core/live.py) and append or replace
+        the rows that changed; then append the run row. Both kinds of user are kept live."""
         started = datetime.now(UTC)
         embedder = embedder_for(self.cfg.embed)
+        dim = embedder.dim
         cached = CachedEmbedder(embedder.embed, embedder.dim, embedder.static, self._vectors)
-        tables: dict[str, list[pa.Table]] = defaultdict(list)
-        for messages in users.values():
+        replaced: dict[str, list[pa.Table]] = defaultdict(list)
+        appended: dict[str, list[pa.Table]] = defaultdict(list)
+        owners: dict[str, list[str]] = defaultdict(list)
+        kept: dict[str, LiveMemory] = {}
+        for user, messages in full.items():
             uw = user_windows(messages, self.cfg)
-            memory = compile_user(uw, self._drafts_of(uw), self.cfg, cached)  # type: ignore[arg-type]
-            for name, table in memory_tables(memory, embedder.dim).items():
-                tables[name].append(table)
+            drafts = self._drafts_of(uw.windows, uw.keys)
+            memory, forest = compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
+            kept[user] = LiveMemory.of(memory, forest)
+            self._tables(memory, dim, user, replaced, owners)
+        for user, new in live.items():
+            kept[user] = self._live[user][1]
+            _, written = kept[user].extend(new, self._drafts_of, self.cfg, cached)  # type: ignore[arg-type]
+            self._tables(written, dim, user, replaced, owners, appended)
         self._remember(cached)
-        owners = sorted(users)
 
-        def replace(name: str) -> None:
-            data = pa.concat_tables(tables[name]).to_reader()
-            store.replace_users(name, data, embedder.dim, owners)
+        def write(name: str) -> None:
+            if replaced[name]:
+                data = pa.concat_tables(replaced[name]).to_reader()
+                store.replace_users(name, data, dim, sorted(owners[name]))
+            if appended[name]:
+                store.replace_users(name, pa.concat_tables(appended[name]).to_reader(), dim, [])
 
         # The tables are independent until the run row names their versions: written side
         # by side (Lance does the work outside the GIL), an add waits for the slowest table,
         # not for all seven in turn.
+        names = [name for name in USER_TABLES if replaced[name] or appended[name]]
         with ThreadPoolExecutor(len(USER_TABLES)) as pool:
-            list(pool.map(replace, [name for name in USER_TABLES if tables[name]]))
+            list(pool.map(write, names))
         run_id = f"{RUN_PREFIX}{uuid.uuid4().hex[:12]}"
-        self.touched[run_id] = frozenset(owners)
+        users = sorted([*full, *live])
+        self.touched[run_id] = frozenset(users)
         while len(self.touched) > TOUCHED_RUNS:
             self.touched.popitem(last=False)
-        added = sum(len(m) for m in users.values())
+        added = sum(len(m) for m in live.values()) + sum(len(m) for m in full.values())
         store.record_run(
             RunRecord(
                 run_id=run_id,
                 started_at=started,
                 finished_at=datetime.now(UTC),
-                input=f"online add for {len(owners)} users",
+                input=f"online add for {len(users)} users",
                 fingerprint=previous.get("fingerprint") or "",
-                counts={"online_users": len(owners), "online_messages_now": added},
+                counts={
+                    "online_users": len(users),
+                    "online_users_live": len(live),
+                    "online_messages_now": added,
+                },
                 watermark=_watermark(previous),
             )
         )
+        still = {
+            u: m for u, (r, m) in self._live.items() if r == previous["run_id"] and u not in kept
+        }
+        still |= kept
+        self._live = {u: (run_id, m) for u, m in list(still.items())[-LIVE_USERS:]}
         self.commits += 1
         if self.commits % self.cfg.store.online_compact_every == 0:
             for name in USER_TABLES:
@@ -344,19 +457,37 @@ class OnlineWriter:
             store.build_indexes(USER_TABLES)
         return run_id
 
-    def _drafts_of(self, uw: UserWindows) -> list[Extraction]:
+    @staticmethod
+    def _tables(
+        memory: UserMemory,
+        dim: int,
+        user: str,
+        replaced: dict[str, list[pa.Table]],
+        owners: dict[str, list[str]],
+        appended: dict[str, list[pa.Table]] | None = None,
+    ) -> None:
+        """A whole compile's tables replace the user's rows; a live add's (`appended` given)
+        append its new rows and replace the rest, pages left as they are."""
+        for name, table in memory_tables(memory, dim).items():
+            if appended is not None and name in APPENDED:
+                appended[name].append(table)
+            elif appended is None or name != "wiki_pages":
+                replaced[name].append(table)
+                owners[name].append(user)
+
+    def _drafts_of(self, windows: list[Window], keys: list[str]) -> list[Extraction]:
         """The windows' drafts: from this writer's memory by window key, the configured
         extractor asked only for windows it has not drafted before."""
-        known = {k: e for k in uw.keys if (e := self._drafts.get(k)) is not None}
-        missing = [i for i, k in enumerate(uw.keys) if k not in known]
+        known = {k: e for k in keys if (e := self._drafts.get(k)) is not None}
+        missing = [i for i, k in enumerate(keys) if k not in known]
         if missing:
             if self._extractor is None:
                 self._extractor = build_labeled_extractor(self.cfg.extract)
-            made = self._extractor.extract_labeled([uw.windows[i] for i in missing])
+            made = self._extractor.extract_labeled([windows[i] for i in missing])
             for i, extraction in zip(missing, made.extractions, strict=True):
-                known[uw.keys[i]] = extraction
-                self._drafts.put(uw.keys[i], extraction)
-        return [known[k] for k in uw.keys]
+                known[keys[i]] = extraction
+                self._drafts.put(keys[i], extraction)
+        return [known[k] for k in keys]
 
     def _remember(self, cached: CachedEmbedder) -> None:
         self._vectors.update(cached.fresh)
@@ -373,13 +504,15 @@ def _watermark(previous: dict[str, Any]) -> dict[str, Any]:
 def fold_online(store_path: str, cfg: Config) -> list[str]:
     """After a build or nightly commit: the users whose inbox holds messages the current
     tables lack (an add that landed while the run read or compiled, whose rows the commit
-    replaced; or an add cut short between its inbox commit and its run row) placed again.
-    Returns them, sorted."""
+    replaced; or an add cut short between its inbox commit and its run row), and those an
+    add placed live that no settle compiled since (a writer that stopped first), placed
+    again. Returns them, sorted."""
     store = LanceStore(store_path, create=False)
     written = Inbox(store).read()
     if written.num_rows == 0 or store.latest_run() is None:
         return []
     stones = tombstones.load(store_path)
+    unsettled = Unsettled(store_path).read() - set(stones.users)
     pending: dict[str, set[str]] = defaultdict(set)
     users = written.column("user_id").to_pylist()
     for user, message_id in zip(users, written.column("message_id").to_pylist(), strict=True):
@@ -390,7 +523,7 @@ def fold_online(store_path: str, cfg: Config) -> list[str]:
         owners, ids = held.column("user_id").to_pylist(), held.column("message_id").to_pylist()
         for user, message_id in zip(owners, ids, strict=True):
             pending[user].discard(message_id)
-    lagging = sorted(u for u, ids in pending.items() if ids)
+    lagging = sorted({u for u, ids in pending.items() if ids} | unsettled)
     if lagging:
         OnlineWriter(store_path, cfg).republish(lagging)
     return lagging

@@ -16,7 +16,7 @@ from arborwiki.core.episodes import find_episodes
 from arborwiki.core.extract.base import Extraction, LabeledExtractor, to_snapshot
 from arborwiki.core.extract.identity import name_the_owner
 from arborwiki.core.forest.evidence import build_evidence
-from arborwiki.core.forest.forest import build_forest
+from arborwiki.core.forest.forest import Forest, grow_forest
 from arborwiki.core.forest.lifecycle import apply_lifecycle
 from arborwiki.core.forest.threads import on_threads, thread_records
 from arborwiki.core.records import Message, UserMemory, Window, WindowPlace
@@ -71,6 +71,14 @@ def compile_user(
     uw: UserWindows, extractions: list[Extraction], cfg: Config, embedder: Embedder
 ) -> UserMemory:
     """Snapshots from drafts, vectors, forest, lifecycle, evidence and wiki for one user."""
+    return compile_with_forest(uw, extractions, cfg, embedder)[0]
+
+
+def compile_with_forest(
+    uw: UserWindows, extractions: list[Extraction], cfg: Config, embedder: Embedder
+) -> tuple[UserMemory, Forest]:
+    """`compile_user`, and the forest it placed the snapshots in (an online writer keeps
+    attaching live turns to it: core/live.py)."""
     if len(extractions) != len(uw.windows):
         raise RuntimeError(f"{len(extractions)} drafts for {len(uw.windows)} windows")
     snapshots = [
@@ -82,7 +90,8 @@ def compile_user(
     for snapshot, vector in zip(snapshots, embedder.embed(texts), strict=True):
         snapshot.vector = vector.tolist()
     places = {s.snapshot_id: p for s, p in zip(snapshots, uw.places, strict=True)}
-    nodes, trajectories = build_forest(snapshots, cfg.attach, places)
+    forest = grow_forest(snapshots, cfg.attach, places)
+    nodes, trajectories = forest.nodes, forest.trajectories
     claims = apply_lifecycle(snapshots, nodes, cfg.lifecycle)
     evidence = build_evidence(claims, snapshots)
     threads, members = thread_records(snapshots, nodes, trajectories, cfg.attach)
@@ -98,7 +107,7 @@ def compile_user(
         members=members,
     )
     message_vectors = embedder.embed([m.search_text for m in uw.messages])
-    return UserMemory(
+    memory = UserMemory(
         user_id=uw.user_id,
         messages=uw.messages,
         snapshots=snapshots,
@@ -109,6 +118,7 @@ def compile_user(
         pages=pages,
         message_vectors=message_vectors,
     )
+    return memory, forest
 
 
 def build_user_memory(

@@ -4,7 +4,8 @@ Each user's first session is built in batch (the store an agent starts from); ev
 session is then replayed in time order through the online write path (`MemoryStore.add`):
 before each user turn is written, `localize` is asked which stored trajectory it continues,
 against everything committed so far (the same dialogue's earlier turns included); then the
-turn and the assistant's reply are added. A turn is right when the trajectory it is put on
+turn and the assistant's reply are added, and the add settled (core/live.py: at an agent's
+pace the writer compiles the user in full between turns by itself). A turn is right when the trajectory it is put on
 has the turn's label as its majority label, or, when no stored message has that label yet,
 when it is answered NEW. Two baselines on the same store state: the user's most recently
 written trajectory, and the TF-IDF-nearest stored message. Reported over all labelled user
@@ -113,6 +114,7 @@ def replay_online(
                 begun = time.perf_counter()
                 memory.add(user, sent)
                 add_seconds.append(time.perf_counter() - begun)
+                backend.settle()  # an agent's next turn comes after the settle has run
     online = {u: user_threads(service, u, labelled[u], (labelling,))[0] for u in users}
     batch_dir = str(out / "batch-store")
     everything = out / "replayed.jsonl"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 from collections.abc import Iterable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -30,6 +31,7 @@ TABLE = "online"
 SOURCE = "arborwiki-store:online"
 """The `source` of the inbox part a build reads after the archive files."""
 LOCK_FILE = "writer.lock"
+UNSETTLED_FILE = "unsettled.json"
 RUN_PREFIX = "online-"
 """The run id prefix of an online commit: not a run a person rolls back to, so `versions`
 counts them without listing them and `keep_runs` does not count them."""
@@ -103,3 +105,31 @@ class Inbox:
                 older_than=timedelta(0), delete_unverified=True, error_if_tagged_old_versions=False
             )
         return gone
+
+
+class Unsettled:
+    """The users an online add placed live (core/live.py) that no full compile has placed
+    since: a JSON list under the store's `_work/`, written under the writer lock before the
+    add's run row. The writer settles them right after the add; a writer that dies first
+    leaves them here for the next build's or nightly's `fold_online`."""
+
+    def __init__(self, store_dir: str) -> None:
+        self.path = paths.join(store_dir, "_work", UNSETTLED_FILE)
+
+    def read(self) -> set[str]:
+        if not paths.exists(self.path):
+            return set()
+        return set(json.loads(paths.read_text(self.path)))
+
+    def add(self, users: Iterable[str]) -> None:
+        held = self.read()
+        if not set(users) <= held:
+            self._write(held | set(users))
+
+    def remove(self, users: Iterable[str]) -> None:
+        held = self.read()
+        if held & set(users):
+            self._write(held - set(users))
+
+    def _write(self, users: set[str]) -> None:
+        paths.write_text(self.path, json.dumps(sorted(users)))

@@ -242,10 +242,16 @@ class Forest:
     def attach(self, sigma: Snapshot, place: WindowPlace | None = None) -> ForestNode:
         """Locate σ and commit it: continue a tail, fork at an interior node (or branch at a
         tail), or start a root."""
-        if stable_id("node", sigma.snapshot_id) in self._pos:
-            raise ValueError(f"snapshot {sigma.snapshot_id} is already in the forest")
-        placement = self.locate(sigma, place=place)
+        return self.attach_placed(sigma, self.locate(sigma, place=place), place)
+
+    def attach_placed(
+        self, sigma: Snapshot, placement: Placement, place: WindowPlace | None = None
+    ) -> ForestNode:
+        """Commit σ where `placement` says (decided by `locate`, or by `place_turn` for a
+        live turn)."""
         node_id = stable_id("node", sigma.snapshot_id)
+        if node_id in self._pos:
+            raise ValueError(f"snapshot {sigma.snapshot_id} is already in the forest")
         parent = self._nodes[self._pos[placement.node_id]] if placement.node_id else None
         if placement.decision == "CONTINUE" and not placement.fork and parent is not None:
             trajectory_id, forked_from = parent.trajectory_id, None
@@ -510,6 +516,16 @@ def build_forest(
     must chain in the order they were said."""
     if not snapshots:
         return [], []
+    forest = grow_forest(snapshots, cfg, places)
+    return forest.nodes, forest.trajectories
+
+
+def grow_forest(
+    snapshots: list[Snapshot],
+    cfg: AttachConfig,
+    places: dict[str, WindowPlace] | None = None,
+) -> Forest:
+    """`build_forest`'s forest itself, to keep attaching to (an online add's live turns)."""
     ordered = (
         list(snapshots)
         if places
@@ -518,4 +534,4 @@ def build_forest(
     forest = Forest(ordered[0].user_id, cfg, term_idf(ordered), vector_center(ordered))
     for sigma in ordered:
         forest.attach(sigma, places.get(sigma.snapshot_id) if places else None)
-    return forest.nodes, forest.trajectories
+    return forest

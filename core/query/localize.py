@@ -98,6 +98,26 @@ def thread_profiles(
     return ThreadProfiles(known, tree_of), order
 
 
+def user_forest(
+    forest: Forest,
+    snapshots: Sequence[Snapshot],
+    trajectories: Sequence[Trajectory],
+    messages: Sequence[MessageRef],
+) -> UserForest:
+    """What `place_turn` reads of a user: the forest with its snapshots, thread profiles
+    and the dialogue in progress."""
+    profiles, order = thread_profiles(forest, messages, trajectories)
+    latest = max((r.message for r in messages), key=lambda m: m.timestamp, default=None)
+    return UserForest(
+        forest,
+        {s.snapshot_id: s for s in snapshots},
+        owner_speaker(messages),
+        profiles,
+        order,
+        latest.session_id if latest else None,
+    )
+
+
 def place_turn(
     entry: UserForest, sigma: Snapshot, turn_text: str, cfg: Config, session: str | None = None
 ) -> Placement:
@@ -175,17 +195,7 @@ class ForestCache:
         forest = Forest.from_records(
             user_id, cfg.attach, snapshots, reader.nodes(user_id), trajectories
         )
-        messages = reader.all_messages(user_id)
-        profiles, order = thread_profiles(forest, messages, trajectories)
-        latest = max((r.message for r in messages), key=lambda m: m.timestamp, default=None)
-        entry = UserForest(
-            forest,
-            {s.snapshot_id: s for s in snapshots},
-            owner_speaker(messages),
-            profiles,
-            order,
-            latest.session_id if latest else None,
-        )
+        entry = user_forest(forest, snapshots, trajectories, reader.all_messages(user_id))
         self._forests[key] = entry
         while len(self._forests) > self.size or (
             len(self._forests) > 1

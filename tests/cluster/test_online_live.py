@@ -1,0 +1,147 @@
+"""Live placement of online adds (core/live.py, cluster/online.py): an add of a user the
+writer holds places only its new turns, readers see it whole at once, and the settle then
+leaves the store exactly as a full compile of the same messages would."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arborwiki.api import open_store
+from arborwiki.cluster.online import OnlineWriter, fold_online
+from arborwiki.core.config import Config, load_config
+from arborwiki.storage.lance_store import LanceStore
+from arborwiki.storage.online import Unsettled
+from tests.conftest import SAMPLE_SETTINGS
+
+NEVER = "store.online_settle_after_s=3600"  # settles only when the test asks (or after 10 h)
+
+
+def _turn(message_id: str, text: str, minute: int) -> dict[str, Any]:
+    return {
+        "message_id": message_id,
+        "role": "user",
+        "text": text,
+        "conversation_id": "live",
+        "session_id": "live-s1",
+        "turn_index": minute,
+        "timestamp": f"2031-05-01T10:{minute:02d}:00+00:00",
+    }
+
+
+KAYAK = _turn("live-1", "I just bought a red kayak called Bluebird for the lake trip.", 0)
+REPAINT = _turn("live-2", "I repainted Bluebird, my kayak is green now.", 1)
+
+
+@pytest.fixture()
+def store(sample_store: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "store"
+    shutil.copytree(sample_store, copy)
+    return copy
+
+
+def _cfg(*more: str) -> Config:
+    return load_config(overrides=[*SAMPLE_SETTINGS, *more])
+
+
+def _counts(store: Path) -> dict[str, int]:
+    run = LanceStore(store, create=False).latest_run()
+    assert run is not None
+    return json.loads(run["counts"]) if isinstance(run["counts"], str) else run["counts"]
+
+
+def _rows(store: Path, table: str, columns: list[str]) -> list[tuple[Any, ...]]:
+    rows = LanceStore(store, create=False).rows(table, "alice", columns=columns)
+    return sorted(tuple(r[c] for c in columns) for r in rows)
+
+
+NODE = ["node_id", "snapshot_id", "trajectory_id", "parent_id"]
+CLAIM = ["claim_id", "subject", "attribute", "value", "status", "op"]
+
+
+def test_an_add_of_a_held_user_is_placed_live_then_settled_as_a_full_compile(
+    store: Path, tmp_path: Path
+) -> None:
+    twin = tmp_path / "twin"
+    shutil.copytree(store, twin)
+    writer = OnlineWriter(str(store), _cfg(NEVER))
+    writer.add("alice", [KAYAK])  # the writer holds nothing of alice yet: a full compile
+    assert _counts(store)["online_users_live"] == 0
+    nodes, pages = (
+        _rows(store, "forest_nodes", NODE),
+        _rows(store, "wiki_pages", ["page_id", "markdown"]),
+    )
+
+    writer.add("alice", [REPAINT])
+    assert _counts(store)["online_users_live"] == 1
+    assert Unsettled(str(store)).read() == {"alice"}
+    # earlier nodes stay where they were, the new one continues the dialogue in progress
+    after = _rows(store, "forest_nodes", NODE)
+    assert set(nodes) < set(after) and len(after) == len(nodes) + 1
+    lance = LanceStore(store, create=False)
+    placed = {
+        r["message_id"]: r
+        for r in lance.rows("messages", "alice", "message_id", ["live-1", "live-2"])
+    }
+    assert (
+        placed["live-2"]["snapshot_id"]
+        and placed["live-2"]["snapshot_id"] != placed["live-1"]["snapshot_id"]
+    )
+    assert placed["live-2"]["trajectory_id"] == placed["live-1"]["trajectory_id"]
+    assert _rows(store, "wiki_pages", ["page_id", "markdown"]) == pages  # pages wait for the settle
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    cited = memory.query("alice", "what colour is my kayak now?").evidence
+    assert "live-2" in {e.message_id for e in cited}  # readers see the live add at once
+
+    assert writer.settle() == ["alice"]
+    assert Unsettled(str(store)).read() == set()
+    assert _counts(store)["online_users_live"] == 0
+    # a writer that holds nothing compiles alice in full on each add: the reference
+    for turn in (KAYAK, REPAINT):
+        OnlineWriter(str(twin), _cfg(NEVER)).add("alice", [turn])
+    assert _counts(twin)["online_users_live"] == 0
+    for table, columns in (
+        ("forest_nodes", NODE),
+        ("claims", CLAIM),
+        ("wiki_pages", ["page_id", "markdown"]),
+    ):
+        assert _rows(store, table, columns) == _rows(twin, table, columns), table
+
+
+def test_a_turn_dated_before_the_latest_stored_one_is_compiled_in_full(store: Path) -> None:
+    writer = OnlineWriter(str(store), _cfg(NEVER))
+    writer.add("alice", [KAYAK])
+    earlier = {**REPAINT, "timestamp": "2001-01-01T00:00:00+00:00"}
+    writer.add("alice", [earlier])
+    assert _counts(store)["online_users_live"] == 0
+    assert Unsettled(str(store)).read() == set()
+
+
+def test_a_writer_that_stops_before_settling_leaves_its_users_to_the_next_build(
+    store: Path,
+) -> None:
+    writer = OnlineWriter(str(store), _cfg(NEVER))
+    writer.add("alice", [KAYAK])
+    writer.add("alice", [REPAINT])
+    assert Unsettled(str(store)).read() == {"alice"}
+    del writer  # never settled
+    assert fold_online(str(store), _cfg()) == ["alice"]
+    assert Unsettled(str(store)).read() == set()
+    assert _counts(store)["online_users_live"] == 0
+
+
+def test_the_writer_settles_by_itself_once_adds_pause(store: Path) -> None:
+    writer = OnlineWriter(str(store), _cfg("store.online_settle_after_s=0.05"))
+    writer.add("alice", [KAYAK])
+    writer.add("alice", [REPAINT])
+    deadline = time.monotonic() + 60
+    while Unsettled(str(store)).read() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert writer.settle_error is None
+    assert Unsettled(str(store)).read() == set()
+    assert _counts(store)["online_users_live"] == 0
