@@ -5,13 +5,14 @@ session is then replayed in time order through the online write path (`MemorySto
 before each user turn is written, `localize` is asked which stored trajectory it continues,
 against everything committed so far (the same dialogue's earlier turns included); then the
 turn and the assistant's reply are added, and the add settled (core/live.py: at an agent's
-pace the writer compiles the user in full between turns by itself). A turn is right when the trajectory it is put on
-has the turn's label as its majority label, or, when no stored message has that label yet,
-when it is answered NEW. Two baselines on the same store state: the user's most recently
-written trajectory, and the TF-IDF-nearest stored message. Reported over all labelled user
-turns and over the switch/return turns (label differs from the previous user turn's), with
-the adds' latency, and the final store's trajectories against a batch build of the same
-messages (`arborwiki evaluate threads`' partition metrics).
+pace the writer compiles the user in full between turns by itself). A turn is right when
+the trajectory it is put on has the turn's label as its majority label, or, when no stored
+message has that label yet, when it is answered NEW. Two baselines on the same store
+state: the user's most recently written trajectory, and the TF-IDF-nearest stored
+message. Reported over all labelled user turns and over the switch/return turns (label
+differs from the previous user turn's), with the adds' latency, and the final store's
+trajectories against a batch build of the same messages (`arborwiki evaluate threads`'
+partition metrics).
 
 Only JSONL archives (the rows are sent to `add` as they are).
 """
