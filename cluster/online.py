@@ -11,7 +11,7 @@ holds the user's compiled memory as of the current run and the new turns come af
 stored one, only the new turns are cut into windows, drafted, embedded and placed, by the
 decision `localize` reports for a live turn, and the lifecycle runs over the user's claims
 again; earlier messages, snapshots and nodes do not move, pages stay as they were. The
-settle (`settle`, by itself once adds pause for `store.online_settle_after_s`) then compiles
+settle (`settle`, by itself once adds pause for `SETTLE_AFTER_S`) then compiles
 each such user from everything it said, by `core.pipeline` with the configured extractor
 and embedder, so episodes, threads, branches and roots are exactly what a build of the same
 messages places, and pages catch up; a new turn's snapshot and node may change id then
@@ -67,6 +67,10 @@ MEMO_ENTRIES = 200_000
 LIVE_USERS = 16
 """Users whose compiled memory this writer keeps between adds (the ones written to last):
 an add of one of them places only its new turns (core/live.py)."""
+SETTLE_AFTER_S = 0.5
+"""Seconds without an add before the writer settles the users it placed live (an agent's
+turns come seconds apart: the settle runs between them); under adds that never pause, ten
+times this at most."""
 APPENDED = ("messages", "snapshots", "forest_nodes")
 """The tables a live add appends to (its rows are new); the others it rewrites for the user,
 except the pages, which wait for the settle."""
@@ -170,9 +174,10 @@ class OnlineWriter:
     """Adds to one store, group-committed (see the module doc). Thread-safe; one per
     process and store is enough (the writer lock orders processes)."""
 
-    def __init__(self, store_path: str, cfg: Config) -> None:
+    def __init__(self, store_path: str, cfg: Config, settle_after: float = SETTLE_AFTER_S) -> None:
         self.store_path = store_path
         self.cfg = cfg
+        self.settle_after = settle_after
         self._queue: list[_Add] = []
         self._queue_lock = threading.Lock()
         self._commit_lock = threading.Lock()
@@ -362,10 +367,9 @@ class OnlineWriter:
         self._settle_wake.set()
 
     def _settle_loop(self) -> None:
-        """Settle once no add has come for `store.online_settle_after_s` (an agent's turns
-        come seconds apart: the settle runs between them), or once ten times that has
-        passed under adds that never pause."""
-        quiet = self.cfg.store.online_settle_after_s
+        """Settle once no add has come for `settle_after` seconds, or once ten times that
+        has passed under adds that never pause (`SETTLE_AFTER_S`)."""
+        quiet = self.settle_after
         while True:
             self._settle_wake.wait()
             self._settle_wake.clear()

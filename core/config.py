@@ -481,13 +481,6 @@ class StoreConfig(Section):
         description="online commits (agents' adds, cluster/online.py) between compactions of "
         "the tables they rewrote: each commit adds fragments and deletion files",
     )
-    online_settle_after_s: float = Field(
-        0.5,
-        ge=0.0,
-        description="seconds without an add before the online writer compiles the users it "
-        "placed live in full (cluster/online.py `settle`; pages catch up then); under adds "
-        "that never pause, ten times this at most",
-    )
     reader_cache_users: int = Field(
         512,
         ge=0,

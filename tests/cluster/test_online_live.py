@@ -19,7 +19,7 @@ from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.online import Unsettled
 from tests.conftest import SAMPLE_SETTINGS
 
-NEVER = "store.online_settle_after_s=3600"  # settles only when the test asks (or after 10 h)
+NEVER = 3600.0  # seconds: the writer settles only when the test asks (or after 10 h)
 
 
 def _turn(message_id: str, text: str, minute: int) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def test_an_add_of_a_held_user_is_placed_live_then_settled_as_a_full_compile(
 ) -> None:
     twin = tmp_path / "twin"
     shutil.copytree(store, twin)
-    writer = OnlineWriter(str(store), _cfg(NEVER))
+    writer = OnlineWriter(str(store), _cfg(), NEVER)
     writer.add("alice", [KAYAK])  # the writer holds nothing of alice yet: a full compile
     assert _counts(store)["online_users_live"] == 0
     nodes, pages = (
@@ -103,7 +103,7 @@ def test_an_add_of_a_held_user_is_placed_live_then_settled_as_a_full_compile(
     assert _counts(store)["online_users_live"] == 0
     # a writer that holds nothing compiles alice in full on each add: the reference
     for turn in (KAYAK, REPAINT):
-        OnlineWriter(str(twin), _cfg(NEVER)).add("alice", [turn])
+        OnlineWriter(str(twin), _cfg(), NEVER).add("alice", [turn])
     assert _counts(twin)["online_users_live"] == 0
     for table, columns in (
         ("forest_nodes", NODE),
@@ -114,7 +114,7 @@ def test_an_add_of_a_held_user_is_placed_live_then_settled_as_a_full_compile(
 
 
 def test_a_turn_dated_before_the_latest_stored_one_is_compiled_in_full(store: Path) -> None:
-    writer = OnlineWriter(str(store), _cfg(NEVER))
+    writer = OnlineWriter(str(store), _cfg(), NEVER)
     writer.add("alice", [KAYAK])
     earlier = {**REPAINT, "timestamp": "2001-01-01T00:00:00+00:00"}
     writer.add("alice", [earlier])
@@ -125,7 +125,7 @@ def test_a_turn_dated_before_the_latest_stored_one_is_compiled_in_full(store: Pa
 def test_a_writer_that_stops_before_settling_leaves_its_users_to_the_next_build(
     store: Path,
 ) -> None:
-    writer = OnlineWriter(str(store), _cfg(NEVER))
+    writer = OnlineWriter(str(store), _cfg(), NEVER)
     writer.add("alice", [KAYAK])
     writer.add("alice", [REPAINT])
     assert Unsettled(str(store)).read() == {"alice"}
@@ -136,7 +136,7 @@ def test_a_writer_that_stops_before_settling_leaves_its_users_to_the_next_build(
 
 
 def test_the_writer_settles_by_itself_once_adds_pause(store: Path) -> None:
-    writer = OnlineWriter(str(store), _cfg("store.online_settle_after_s=0.05"))
+    writer = OnlineWriter(str(store), _cfg(), settle_after=0.05)
     writer.add("alice", [KAYAK])
     writer.add("alice", [REPAINT])
     deadline = time.monotonic() + 60
