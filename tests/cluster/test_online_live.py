@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from arborwiki.api import open_store
+from arborwiki.cluster.forget import forget
 from arborwiki.cluster.online import OnlineWriter, fold_online
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
@@ -145,3 +146,30 @@ def test_the_writer_settles_by_itself_once_adds_pause(store: Path) -> None:
     assert writer.settle_error is None
     assert Unsettled(str(store)).read() == set()
     assert _counts(store)["online_users_live"] == 0
+
+
+def test_a_settle_after_a_forget_does_not_bring_the_forgotten_back(store: Path) -> None:
+    """The settle compiles from what the store holds once another commit (here a forget)
+    came between: never from the writer's memory of the forgotten turn."""
+    writer = OnlineWriter(str(store), _cfg(), NEVER)
+    writer.add("alice", [KAYAK])
+    writer.add("alice", [REPAINT])  # placed live, not settled
+    forget(str(store), _cfg(), "alice", ["live-2"])
+    assert writer.settle() == ["alice"]
+    lance = LanceStore(store, create=False)
+    ids = {r["message_id"] for r in lance.rows("messages", "alice", columns=["message_id"])}
+    assert "live-1" in ids and "live-2" not in ids
+    claims = lance.rows("claims", "alice", columns=["text", "source_message_ids"])
+    assert all("live-2" not in c["source_message_ids"] for c in claims)
+    assert not any("green" in c["text"] for c in claims)
+
+
+def test_a_settle_leaves_a_forgotten_user_forgotten(store: Path) -> None:
+    writer = OnlineWriter(str(store), _cfg(), NEVER)
+    writer.add("alice", [KAYAK])
+    writer.add("alice", [REPAINT])
+    forget(str(store), _cfg(), "alice", [])
+    writer.settle()
+    lance = LanceStore(store, create=False)
+    assert all(lance.count(t, "user_id = 'alice'") == 0 for t in ("messages", "claims"))
+    assert fold_online(str(store), _cfg()) == []
