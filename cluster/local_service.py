@@ -74,11 +74,17 @@ def site_inputs(store_path: str, user_id: str) -> SiteInputs:
     return read_site_inputs(open_reader(store_path), user_id)
 
 
-def follow_runs(service: QueryService) -> bool:
+def follow_runs(
+    service: QueryService, touched: Mapping[str, Collection[str]] | None = None
+) -> bool:
     """Re-read the current-run pointer when `refresh_seconds` passed (between requests);
-    True when the service now reads another run (a new build, a rollback, a forget)."""
+    True when the service now reads another run (a new build, a rollback, a forget, a
+    write). `touched`: as `follow_now`'s (the runs this process's writer made, a settle
+    among them, keep the other users' cached rows)."""
     reader = service.reader
-    return isinstance(reader, LanceMemoryReader) and reader.store.refresh_if_due()
+    if not isinstance(reader, LanceMemoryReader) or not reader.store.refresh_due():
+        return False
+    return follow_now(service, touched)
 
 
 def repin_after_failure(service: QueryService) -> bool:
@@ -186,5 +192,5 @@ class InProcessBackend:
         if method not in RESPONSES:
             raise ValueError(f"not a memory call: {method!r} (one of {', '.join(RESPONSES)})")
         with self._lock:
-            follow_runs(self.service)
+            follow_runs(self.service, self.writes.touched())
             return getattr(self.service, method)(*args)

@@ -158,12 +158,14 @@ class LanceStore:
         self.refresh()
         return self._run_key != old
 
+    def refresh_due(self) -> bool:
+        """Whether `refresh_seconds` passed since the pointer was last read (following)."""
+        return self.follow_runs and time.monotonic() - self._checked_at >= self.refresh_seconds
+
     def refresh_if_due(self) -> bool:
         """`refresh()` at most every `refresh_seconds` (call it between requests, never
         within one: a request reads one run)."""
-        if not self.follow_runs or time.monotonic() - self._checked_at < self.refresh_seconds:
-            return False
-        return self.refresh()
+        return self.refresh() if self.refresh_due() else False
 
     def _ensure(self, name: str, dim: int) -> Any:
         """The table to write `name` into: created, or moved on to today's columns (renamed

@@ -173,3 +173,25 @@ def test_a_settle_leaves_a_forgotten_user_forgotten(store: Path) -> None:
     lance = LanceStore(store, create=False)
     assert all(lance.count(t, "user_id = 'alice'") == 0 for t in ("messages", "claims"))
     assert fold_online(str(store), _cfg()) == []
+
+
+def test_a_settle_keeps_the_other_users_cached_rows(store: Path) -> None:
+    """The settle's run is the writer's own: a reader of the writing process that follows
+    it (on its next call, once its refresh is due) keeps every other user's cached rows."""
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    service = memory._backend.service  # type: ignore[attr-defined]
+    service.reader.store.refresh_seconds = 0.0  # follow the pointer on every call
+    question = "what did I buy for the lake trip?"
+    before = memory.query("bob", question)
+    memory.add("alice", [KAYAK])
+    memory.add("alice", [REPAINT])  # placed live; the writer settles once adds pause
+    deadline = time.monotonic() + 60
+    while Unsettled(str(store)).read() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert Unsettled(str(store)).read() == set()
+    loads = service.reader.cache.loads
+    assert memory.query("bob", question) == before  # follows the settle's run
+    assert (
+        service.reader.store.run["run_id"] == LanceStore(store, create=False).latest_run()["run_id"]
+    )
+    assert service.reader.cache.loads == loads  # and read none of bob's rows again
