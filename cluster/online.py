@@ -326,7 +326,9 @@ class OnlineWriter:
                 held |= {m.message_id: m for m in inbox.messages(user) if m.message_id not in held}
                 if user not in stones.users and held:
                     everything[user] = _unforgotten(stones, user, held.values())
-            run_id = self._publish(store, previous, everything, {}) if everything else ""
+            run_id = (
+                self._publish(store, previous, everything, {}, keep=False) if everything else ""
+            )
             Unsettled(self.store_path).remove(users)
             return run_id
 
@@ -390,10 +392,13 @@ class OnlineWriter:
         previous: dict[str, Any],
         full: dict[str, list[Message]],
         live: dict[str, list[Message]],
+        keep: bool = True,
     ) -> str:
         """Compile each `full` user from all its messages and replace its rows; place each
         `live` user's new messages in its live memory (core/live.py) and append or replace
-        the rows that changed; then append the run row. Both kinds of user are kept live."""
+        the rows that changed; then append the run row. Both kinds of user are kept live
+        (`keep`: a writer that adds; a one-off republish keeps none, it would only pay for
+        the placement profiles)."""
         started = datetime.now(UTC)
         embedder = embedder_for(self.cfg.embed)
         dim = embedder.dim
@@ -406,7 +411,8 @@ class OnlineWriter:
             uw = user_windows(messages, self.cfg)
             drafts = self._drafts_of(uw.windows, uw.keys)
             memory, forest = compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
-            kept[user] = LiveMemory.of(memory, forest)
+            if keep:
+                kept[user] = LiveMemory.of(memory, forest)
             self._tables(memory, dim, user, replaced, owners)
         for user, new in live.items():
             kept[user] = self._live[user][1]
@@ -449,7 +455,9 @@ class OnlineWriter:
             )
         )
         still = {
-            u: m for u, (r, m) in self._live.items() if r == previous["run_id"] and u not in kept
+            u: m
+            for u, (r, m) in self._live.items()
+            if r == previous["run_id"] and u not in full and u not in live
         }
         still |= kept
         self._live = {u: (run_id, m) for u, m in list(still.items())[-LIVE_USERS:]}
