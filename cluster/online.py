@@ -34,6 +34,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import logging
 import threading
 import time
 import uuid
@@ -61,6 +62,7 @@ from arborwiki.storage.online import RUN_PREFIX, Inbox, Unsettled, writer_lock
 from arborwiki.storage.tables import USER_TABLES, memory_tables
 
 MAX_ROWS_PER_ADD = 1000
+log = logging.getLogger(__name__)
 __all__ = ["RUN_PREFIX", "AddReport", "OnlineWriter", "fold_online", "validate_rows"]
 MEMO_ENTRIES = 200_000
 """Drafts and vectors this writer keeps in memory (each a few KB at most)."""
@@ -384,6 +386,7 @@ class OnlineWriter:
                 self.settle()
                 self.settle_error = None
             except Exception as exc:  # kept for whoever asks; the users stay listed
+                log.warning("settle of %s failed: %s", self.store_path, exc)
                 self.settle_error = exc
 
     def _publish(
