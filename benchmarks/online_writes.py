@@ -164,6 +164,7 @@ def load(
     tag: str,
 ) -> dict[str, float]:
     acknowledged: list[tuple[str, str]] = []
+    add_seconds: list[float] = []
     errors: list[str] = []
     reads = Counter[str]()
     stop = time.monotonic() + seconds
@@ -177,8 +178,10 @@ def load(
                 for half in "ab"
             ]
             try:
+                started = time.perf_counter()
                 done = memory.add(user, pair)
                 with lock:
+                    add_seconds.append(time.perf_counter() - started)
                     acknowledged.extend((user, m) for m in done.added)
             except Exception as exc:  # noqa: BLE001 — counted
                 errors.append(f"add: {exc}")
@@ -214,7 +217,10 @@ def load(
             if row["message_id"].startswith(f"load-{tag}-"):
                 stored[(user, row["message_id"])] += 1
     runs = lance.runs()[runs_before:]
+    add_p50, add_p95, _ = percentiles(add_seconds) if add_seconds else (0.0, 0.0, 0.0)
     return {
+        "add_p50_ms": add_p50,
+        "add_p95_ms": add_p95,
         "acknowledged": len(acknowledged),
         "lost": sum(1 for key in acknowledged if stored[key] == 0),
         "duplicated": sum(1 for n in stored.values() if n > 1),
@@ -288,7 +294,8 @@ def main() -> None:
         f"an add) + {args.readers} readers, {args.seconds:.0f} s | acknowledged "
         f"{result['acknowledged']}, lost {result['lost']}, duplicated {result['duplicated']}, "
         f"errors {result['errors']}, reads {result['reads']}, reads that saw part of an add "
-        f"{result['partial']} of {result['checked']}, online commits {result['online_commits']} |"
+        f"{result['partial']} of {result['checked']}, online commits {result['online_commits']}, "
+        f"add p50 / p95 {result['add_p50_ms']:.0f} / {result['add_p95_ms']:.0f} ms |"
     )
     table = "\n".join(rows)
     print(table)

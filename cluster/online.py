@@ -338,28 +338,31 @@ class OnlineWriter:
     def settle(self) -> list[str]:
         """Compile in full, now, every user an add of this writer placed live: a build's
         placement (the new turns may move to another trajectory) and pages brought up to
-        date. Returns them. Runs by itself once adds pause (`_settle_loop`)."""
+        date. Returns them. One user a commit, adds waiting first: an add waits for at most
+        one user's compile, not for every user's. Runs by itself once adds pause
+        (`_settle_loop`)."""
         with self._commit_lock:
             users, self._to_settle = sorted(self._to_settle), set()
-            if not users:
-                return []
-            with writer_lock(self.store_path):
-                store = LanceStore(self.store_path, create=False)
-                previous = store.latest_run()
-                if previous is None:
-                    return []
-                store.discard_uncommitted(previous)
-                stones, inbox = tombstones.load(self.store_path), Inbox(store)
-                everything = {
-                    u: _unforgotten(stones, u, self._held(store, inbox, previous, u).values())
-                    for u in users
-                    if u not in stones.users
-                }
-                everything = {u: ms for u, ms in everything.items() if ms}
-                if everything:
-                    self._publish(store, previous, everything, {})
-                Unsettled(self.store_path).remove(users)
-            return users
+        for user in users:
+            while self._queue:  # an add is waiting: it goes first
+                time.sleep(0.001)
+            with self._commit_lock:
+                self._settle_user(user)
+        return users
+
+    def _settle_user(self, user: str) -> None:
+        with writer_lock(self.store_path):
+            store = LanceStore(self.store_path, create=False)
+            previous = store.latest_run()
+            if previous is None:
+                return
+            store.discard_uncommitted(previous)
+            stones = tombstones.load(self.store_path)
+            if user not in stones.users:
+                held = self._held(store, Inbox(store), previous, user).values()
+                if messages := _unforgotten(stones, user, held):
+                    self._publish(store, previous, {user: messages}, {})
+            Unsettled(self.store_path).remove([user])
 
     def _schedule_settle(self, users: set[str]) -> None:
         self._to_settle |= users
