@@ -26,24 +26,19 @@ import numpy as np
 
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import Embedder
-from arborwiki.core.episodes import session_runs
-from arborwiki.core.extract.base import Extraction, to_snapshot
-from arborwiki.core.extract.identity import name_the_owner
+from arborwiki.core.episodes import Episode, session_runs
+from arborwiki.core.extract.base import Extraction
 from arborwiki.core.forest.evidence import build_evidence
 from arborwiki.core.forest.forest import Forest
 from arborwiki.core.forest.lifecycle import apply_lifecycle
-from arborwiki.core.pipeline import embedding_text, window_digest
+from arborwiki.core.pipeline import window_digest, window_snapshots
 from arborwiki.core.query.localize import UserForest, place_turn, user_forest
 from arborwiki.core.query.reader import MessageRef
 from arborwiki.core.records import ForestNode, Message, Snapshot, UserMemory, Window
-from arborwiki.core.windows import order_messages
+from arborwiki.core.windows import make_windows, order_key, order_messages
 
 Drafts = Callable[[list[Window], list[str]], list[Extraction]]
 """Windows and their digests → their drafts (the writer's cache, then its extractor)."""
-
-
-def _order_key(m: Message) -> tuple[object, ...]:
-    return (m.timestamp, m.conversation_id, m.session_id, m.turn_index)
 
 
 @dataclass
@@ -72,8 +67,8 @@ class LiveMemory:
         append turns (one dated before the latest stored turn needs a full compile)."""
         if not self.memory.messages or not new:
             return False
-        last = _order_key(self.memory.messages[-1])
-        return all(_order_key(m) > last for m in new)
+        last = order_key(self.memory.messages[-1])
+        return all(order_key(m) > last for m in new)
 
     def extend(
         self, new: list[Message], drafts: Drafts, cfg: Config, embedder: Embedder
@@ -82,55 +77,35 @@ class LiveMemory:
         add writes: the new messages, snapshots and nodes, and every claim, trajectory and
         evidence item of the user (the lifecycle may change earlier ones); no pages."""
         ordered = order_messages(new)
-        windows = [
-            Window(
-                user_id=run[0].user_id,
-                conversation_id=run[0].conversation_id,
-                session_id=run[0].session_id,
-                messages=run[start : start + cfg.window.max_turns],
-            )
-            for run in session_runs(ordered)
-            for start in range(0, len(run), cfg.window.max_turns)
-        ]
+        runs = [Episode(run, thread=-1) for run in session_runs(ordered)]  # no thread: placed live
+        windows, _ = make_windows(runs, cfg.window.max_turns)
         keys = [window_digest(w) for w in windows]
-        extractions = drafts(windows, keys)
-        snapshots = [
-            to_snapshot(w, e.draft, e.extractor, k)
-            for w, e, k in zip(windows, extractions, keys, strict=True)
-        ]
         messages = [*self.memory.messages, *ordered]
-        snapshots = name_the_owner(snapshots, messages)
-        texts = [embedding_text(w, e) for w, e in zip(windows, extractions, strict=True)]
-        for snapshot, vector in zip(snapshots, embedder.embed(texts), strict=True):
-            snapshot.vector = vector.tolist()
+        snapshots = window_snapshots(windows, drafts(windows, keys), keys, messages, embedder)
         nodes = [self._place(w, s, cfg) for w, s in zip(windows, snapshots, strict=True)]
         all_snapshots = [*self.memory.snapshots, *snapshots]
         all_nodes = self.forest.nodes
         claims = apply_lifecycle(all_snapshots, all_nodes, cfg.lifecycle)
-        evidence = build_evidence(claims, all_snapshots)
-        trajectories = self.forest.trajectories
         vectors = embedder.embed([m.search_text for m in ordered])
-        self.memory = UserMemory(
-            user_id=self.memory.user_id,
-            messages=messages,
-            snapshots=all_snapshots,
-            claims=claims,
-            nodes=all_nodes,
-            trajectories=trajectories,
-            evidence=evidence,
-            pages=self.memory.pages,
-            message_vectors=np.vstack([self.memory.message_vectors, vectors]),
+        self.memory = self.memory.model_copy(
+            update={
+                "messages": messages,
+                "snapshots": all_snapshots,
+                "claims": claims,
+                "nodes": all_nodes,
+                "trajectories": self.forest.trajectories,
+                "evidence": build_evidence(claims, all_snapshots),
+                "message_vectors": np.vstack([self.memory.message_vectors, vectors]),
+            }
         )
-        written = UserMemory(
-            user_id=self.memory.user_id,
-            messages=ordered,
-            snapshots=snapshots,
-            claims=claims,
-            nodes=nodes,
-            trajectories=trajectories,
-            evidence=evidence,
-            pages=[],
-            message_vectors=vectors,
+        written = self.memory.model_copy(
+            update={
+                "messages": ordered,
+                "snapshots": snapshots,
+                "nodes": nodes,
+                "pages": [],
+                "message_vectors": vectors,
+            }
         )
         return self.memory, written
 

@@ -19,7 +19,7 @@ from arborwiki.core.forest.evidence import build_evidence
 from arborwiki.core.forest.forest import Forest, grow_forest
 from arborwiki.core.forest.lifecycle import apply_lifecycle
 from arborwiki.core.forest.threads import on_threads, thread_records
-from arborwiki.core.records import Message, UserMemory, Window, WindowPlace
+from arborwiki.core.records import Message, Snapshot, UserMemory, Window, WindowPlace
 from arborwiki.core.wiki.compile import compile_wiki
 from arborwiki.core.windows import make_windows, order_messages
 
@@ -67,6 +67,26 @@ def embedding_text(window: Window, extraction: Extraction) -> str:
     return summary or " ".join(m.full_text for m in window.messages)
 
 
+def window_snapshots(
+    windows: list[Window],
+    extractions: list[Extraction],
+    keys: list[str],
+    messages: list[Message],
+    embedder: Embedder,
+) -> list[Snapshot]:
+    """The windows' snapshots from their drafts, the owner's claims under their name (from
+    all of the user's `messages`), each with its vector."""
+    snapshots = [
+        to_snapshot(w, e.draft, e.extractor, k)
+        for w, e, k in zip(windows, extractions, keys, strict=True)
+    ]
+    snapshots = name_the_owner(snapshots, messages)
+    texts = [embedding_text(w, e) for w, e in zip(windows, extractions, strict=True)]
+    for snapshot, vector in zip(snapshots, embedder.embed(texts), strict=True):
+        snapshot.vector = vector.tolist()
+    return snapshots
+
+
 def compile_user(
     uw: UserWindows, extractions: list[Extraction], cfg: Config, embedder: Embedder
 ) -> UserMemory:
@@ -81,14 +101,7 @@ def compile_with_forest(
     attaching live turns to it: core/live.py)."""
     if len(extractions) != len(uw.windows):
         raise RuntimeError(f"{len(extractions)} drafts for {len(uw.windows)} windows")
-    snapshots = [
-        to_snapshot(w, e.draft, e.extractor, k)
-        for w, e, k in zip(uw.windows, extractions, uw.keys, strict=True)
-    ]
-    snapshots = name_the_owner(snapshots, uw.messages)
-    texts = [embedding_text(w, e) for w, e in zip(uw.windows, extractions, strict=True)]
-    for snapshot, vector in zip(snapshots, embedder.embed(texts), strict=True):
-        snapshot.vector = vector.tolist()
+    snapshots = window_snapshots(uw.windows, extractions, uw.keys, uw.messages, embedder)
     places = {s.snapshot_id: p for s, p in zip(snapshots, uw.places, strict=True)}
     forest = grow_forest(snapshots, cfg.attach, places)
     nodes, trajectories = forest.nodes, forest.trajectories

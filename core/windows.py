@@ -6,11 +6,14 @@ from arborwiki.core.episodes import Episode
 from arborwiki.core.records import Message, Window, WindowPlace
 
 
+def order_key(m: Message) -> tuple[object, ...]:
+    """Time, then conversation and session, then turn: the order every later stage assumes."""
+    return (m.timestamp, m.conversation_id, m.session_id, m.turn_index)
+
+
 def order_messages(messages: list[Message]) -> list[Message]:
-    """Time order, then session, then turn: the order every later stage assumes."""
-    return sorted(
-        messages, key=lambda m: (m.timestamp, m.conversation_id, m.session_id, m.turn_index)
-    )
+    """The messages in `order_key` order."""
+    return sorted(messages, key=order_key)
 
 
 def make_windows(episodes: list[Episode], max_turns: int) -> tuple[list[Window], list[WindowPlace]]:
