@@ -310,8 +310,7 @@ class OnlineWriter:
         run_id, live = self._live.get(user, ("", None))
         if live is not None and run_id == current["run_id"]:
             return {m.message_id: m for m in live.memory.messages}
-        messages = stored_messages(store, user) + inbox.messages(user)
-        return {m.message_id: m for m in messages}
+        return _stored_then_inbox(store, inbox, user)
 
     def republish(self, users: list[str]) -> str:
         """Place `users` again from their stored and inbox messages (`fold_online`)."""
@@ -324,8 +323,7 @@ class OnlineWriter:
             stones, inbox = tombstones.load(self.store_path), Inbox(store)
             everything = {}
             for user in users:
-                held = {m.message_id: m for m in stored_messages(store, user)}
-                held |= {m.message_id: m for m in inbox.messages(user) if m.message_id not in held}
+                held = _stored_then_inbox(store, inbox, user)
                 if user not in stones.users and held:
                     everything[user] = _unforgotten(stones, user, held.values())
             run_id = (
@@ -545,6 +543,14 @@ def fold_online(store_path: str, cfg: Config) -> list[str]:
     if lagging:
         OnlineWriter(store_path, cfg).republish(lagging)
     return lagging
+
+
+def _stored_then_inbox(store: LanceStore, inbox: Inbox, user: str) -> dict[str, Message]:
+    """The user's stored messages by id, then inbox messages the store lacks: an id in both
+    keeps the stored copy (the archive's, when an export also held an agent's write)."""
+    held = {m.message_id: m for m in stored_messages(store, user)}
+    held |= {m.message_id: m for m in inbox.messages(user) if m.message_id not in held}
+    return held
 
 
 def _unforgotten(stones: tombstones.Tombstones, user_id: str, messages: Any) -> list[Message]:

@@ -13,12 +13,15 @@ from typing import Any
 import pytest
 
 from arborwiki.api import open_store
+from arborwiki.cluster.build import run_build
 from arborwiki.cluster.forget import forget
 from arborwiki.cluster.online import OnlineWriter, fold_online
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.online import Unsettled
-from tests.conftest import SAMPLE_SETTINGS
+from tests.conftest import EXAMPLES, SAMPLE_SETTINGS
+
+ARCHIVE = EXAMPLES / "sample_archive.jsonl"
 
 NEVER = 3600.0  # seconds: the writer settles only when the test asks (or after 10 h)
 
@@ -195,3 +198,20 @@ def test_a_settle_keeps_the_other_users_cached_rows(store: Path) -> None:
         service.reader.store.run["run_id"] == LanceStore(store, create=False).latest_run()["run_id"]
     )
     assert service.reader.cache.loads == loads  # and read none of bob's rows again
+
+
+def test_a_full_compile_keeps_the_archive_copy_of_an_id_the_inbox_also_holds(
+    store: Path, tmp_path: Path
+) -> None:
+    """An agent wrote a message the archive export later held too: the build stores the
+    archive's copy, and a writer compiling the user afterwards (any add it cannot place
+    live, a settle after another commit) must not swap the inbox's copy back in."""
+    cfg = _cfg()
+    OnlineWriter(str(store), cfg, NEVER).add("alice", [KAYAK])
+    archive = tmp_path / "archive.jsonl"
+    exported = {**KAYAK, "user_id": "alice", "text": "I bought a blue kayak called Bluebird."}
+    archive.write_text(ARCHIVE.read_text() + json.dumps(exported) + "\n")
+    run_build(str(archive), str(store), cfg)
+    OnlineWriter(str(store), cfg, NEVER).add("alice", [REPAINT])  # a cold writer: full compile
+    row = LanceStore(store, create=False).rows("messages", "alice", "message_id", ["live-1"])[0]
+    assert row["text"] == exported["text"]
