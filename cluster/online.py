@@ -15,12 +15,14 @@ settle (`settle`, by itself once adds pause for `SETTLE_AFTER_S`) then compiles
 each such user from everything it said, by `core.pipeline` with the configured extractor
 and embedder, so episodes, threads, branches and roots are exactly what a build of the same
 messages places, and pages catch up; a new turn's snapshot and node may change id then
-(message ids never do). Any other add (a user this writer does not hold, a turn dated
-before the latest stored one) is compiled in full at once. Users placed live and not yet
-settled are listed durably (`Unsettled`): a writer that stops first leaves them to the next
-build's `fold_online`. Drafts and vectors of windows and texts seen before come from this
-writer's memory. Readers never see half an add: tables are written first and the run row
-that readers follow (LanceStore `follow_runs`) is appended last, in one commit.
+(message ids never do). The settle compiles beside the adds and holds the commit only to
+place the turns added meanwhile and replace the user's rows. Any other add (a user this
+writer does not hold, a turn dated before the latest stored one) is compiled in full at
+once. Users placed live and not yet settled are listed durably (`Unsettled`): a writer that
+stops first leaves them to the next build's `fold_online`. Drafts and vectors of windows
+and texts seen before come from this writer's memory. Readers never see half an add: tables
+are written first and the run row that readers follow (LanceStore `follow_runs`) is
+appended last, in one commit.
 
 Adds that arrive while a commit runs wait and go together in the next one (one inbox
 commit, one commit per table, one run row for all of them), so a busy store makes a table
@@ -31,6 +33,7 @@ touched tables are compacted and their indexes brought up to date.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import hashlib
 import json
@@ -38,12 +41,15 @@ import logging
 import threading
 import time
 import uuid
+import weakref
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from arborwiki.backends.extractors import build_labeled_extractor
@@ -51,6 +57,7 @@ from arborwiki.core.cached_embedder import CachedEmbedder
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.extract.base import Extraction, LabeledExtractor
+from arborwiki.core.forest.forest import Forest
 from arborwiki.core.live import LiveMemory
 from arborwiki.core.pipeline import compile_with_forest, user_windows
 from arborwiki.core.records import Message, QuarantineRow, RunRecord, UserMemory, Window
@@ -80,7 +87,7 @@ TOUCHED_RUNS = 1024
 """Runs of this writer whose users it remembers for its process's readers (`touched`)."""
 FREEZE_AFTER = 1000
 """Drafts and vectors newly kept since the last freeze that make a commit end with one full
-collection and `gc.freeze()` (see `_settle`)."""
+collection and `gc.freeze()` (see `_freeze_caches`)."""
 
 
 @dataclass
@@ -183,6 +190,9 @@ class OnlineWriter:
         self._queue: list[_Add] = []
         self._queue_lock = threading.Lock()
         self._commit_lock = threading.Lock()
+        self._draft_lock = threading.Lock()  # the drafts memo and the extractor
+        self._adding = 0  # adds between queued and committed (a settle steps aside)
+        self._aside_until = 0.0  # until when the settle in progress steps aside
         self._drafts = _Memo(MEMO_ENTRIES)
         self._vectors: dict[str, Any] = {}
         self._extractor: LabeledExtractor | None = None
@@ -190,6 +200,8 @@ class OnlineWriter:
         self._to_settle: set[str] = set()
         self._last_add = 0.0
         self._settle_wake = threading.Event()
+        self._closed = threading.Event()
+        atexit.register(_close_at_exit, weakref.ref(self))
         self._settler: threading.Thread | None = None
         self.settle_error: Exception | None = None
         """Why the latest background settle failed (None: it did not); the users stay
@@ -209,11 +221,16 @@ class OnlineWriter:
         request = _Add(user_id, messages, defaulted)
         with self._queue_lock:
             self._queue.append(request)
-        with self._commit_lock:
-            if not request.done.is_set():
-                with self._queue_lock:
-                    batch, self._queue = self._queue, []
-                self._commit(batch)
+            self._adding += 1
+        try:
+            with self._commit_lock:
+                if not request.done.is_set():
+                    with self._queue_lock:
+                        batch, self._queue = self._queue, []
+                    self._commit(batch)
+        finally:
+            with self._queue_lock:
+                self._adding -= 1
         if request.error is not None:
             raise request.error
         assert request.report is not None
@@ -336,19 +353,72 @@ class OnlineWriter:
     def settle(self) -> list[str]:
         """Compile in full, now, every user an add of this writer placed live: a build's
         placement (the new turns may move to another trajectory) and pages brought up to
-        date. Returns them. One user a commit, adds waiting first: an add waits for at most
-        one user's compile, not for every user's. Runs by itself once adds pause
-        (`_settle_loop`)."""
+        date. Returns them. One user a commit, and the compile runs outside the commit:
+        adds go on meanwhile and wait only for the settled rows' writes. Runs by itself
+        once adds pause (`_settle_loop`)."""
         with self._commit_lock:
             users, self._to_settle = sorted(self._to_settle), set()
+        done = []
         for user in users:
-            while self._queue:  # an add is waiting: it goes first
-                time.sleep(0.001)
-            with self._commit_lock:
-                self._settle_user(user)
-        return users
+            if self._closed.is_set():
+                break  # the rest stay listed (`Unsettled`) for the next build
+            self._aside_until = time.monotonic() + 10 * self.settle_after
+            self._yield_to_adds()
+            if not self._settle_aside(user):
+                with self._commit_lock:
+                    self._settle_user(user)
+            done.append(user)
+        return done
+
+    def _settle_aside(self, user: str) -> bool:
+        """Settle `user` from the live memory this writer holds as of the current run:
+        compiled with no lock held, then, under the commit, the turns added meanwhile
+        placed live on top (the user stays to settle again) and the rows replaced. False
+        (nothing done) when the writer does not hold the user as of the current run, or
+        something other than its own live adds placed the user meanwhile: the caller
+        settles it from the store, under the commit."""
+        with self._commit_lock:
+            at, live = self._live.get(user, ("", None))
+            current = LanceStore(self.store_path, create=False).latest_run()
+        if live is None or current is None or at != current["run_id"]:
+            return False
+        base = live.memory.messages
+        cached = _StepAside(self._cached_embedder(), self._yield_to_adds)
+        settled = LiveMemory.of(*self._compile(base, cached))
+        self._yield_to_adds()
+        cached.step_aside = _stay  # from here on the settle holds the commit: adds wait
+        with self._commit_lock, writer_lock(self.store_path):
+            store = LanceStore(self.store_path, create=False)
+            previous = store.latest_run()
+            now_at, now_live = self._live.get(user, ("", None))
+            if previous is None or now_live is not live or now_at != previous["run_id"]:
+                return False  # a build, forget, rollback or full compile came between
+            store.discard_uncommitted(previous)
+            said = {m.message_id for m in base}
+            new = [m for m in live.memory.messages if m.message_id not in said]
+            if new and not settled.follows(new):
+                return False
+            if new:
+                settled.extend(new, self._drafts_of, self.cfg, cached)  # type: ignore[arg-type]
+            self._remember(cached)
+            self._publish(store, previous, {}, {}, settled={user: settled})
+            if new:  # those turns are placed live on the settled forest: settle them too
+                self._schedule_settle({user})
+            else:
+                Unsettled(self.store_path).remove([user])
+        return True
+
+    def _yield_to_adds(self) -> None:
+        """Wait while an add is queued or committing: a settle's compile shares the
+        interpreter with the adds, so it steps aside between its stages; under adds that
+        never pause, for ten times the settle pause at most in all, then it goes on beside
+        them (a settle that never ran would leave the forest to live placement alone)."""
+        while (self._queue or self._adding) and time.monotonic() < self._aside_until:
+            time.sleep(0.002)
 
     def _settle_user(self, user: str) -> None:
+        """The settle of a user this writer does not hold live: read from the store and
+        the inbox, compiled under the commit."""
         with writer_lock(self.store_path):
             store = LanceStore(self.store_path, create=False)
             previous = store.latest_run()
@@ -371,24 +441,36 @@ class OnlineWriter:
             self._settler.start()
         self._settle_wake.set()
 
+    def close(self, timeout: float = 60.0) -> None:
+        """Settle no more: a settle in progress finishes its user (for `timeout` seconds
+        at most); users not settled stay listed for the next build (`Unsettled`). Called
+        at exit: a process that ends mid-settle must not stop with the store in use."""
+        self._closed.set()
+        self._settle_wake.set()
+        if self._settler is not None and self._settler is not threading.current_thread():
+            self._settler.join(timeout)
+
     def _settle_loop(self) -> None:
         """Settle once no add has come for `settle_after` seconds, or once ten times that
-        has passed under adds that never pause (`SETTLE_AFTER_S`)."""
-        quiet = self.settle_after
-        while True:
+        has passed under adds that never pause (`SETTLE_AFTER_S`); until `close`."""
+        quiet, settled_at = self.settle_after, 0.0
+        while not self._closed.is_set():
             self._settle_wake.wait()
             self._settle_wake.clear()
             started = time.monotonic()
-            while (idle := time.monotonic() - self._last_add) < quiet and (
+            # quiet counts from the last settle too: adds slowed by a settle are no pause
+            while (idle := time.monotonic() - max(self._last_add, settled_at)) < quiet and (
                 time.monotonic() - started < 10 * quiet
             ):
-                time.sleep(quiet - idle)
+                if self._closed.wait(quiet - idle):
+                    return
             try:
                 self.settle()
                 self.settle_error = None
             except Exception as exc:  # kept for whoever asks; the users stay listed
                 log.warning("settle of %s failed: %s", self.store_path, exc)
                 self.settle_error = exc
+            settled_at = time.monotonic()
 
     def _publish(
         self,
@@ -397,27 +479,29 @@ class OnlineWriter:
         full: dict[str, list[Message]],
         live: dict[str, list[Message]],
         keep: bool = True,
+        settled: dict[str, LiveMemory] | None = None,
     ) -> str:
         """Compile each `full` user from all its messages and replace its rows; place each
         `live` user's new messages in its live memory (core/live.py) and append or replace
-        the rows that changed; then append the run row. Both kinds of user are kept live
-        (`keep`: a writer that adds; a one-off republish keeps none, it would only pay for
-        the placement profiles)."""
+        the rows that changed; each `settled` user's memory (compiled by the settle) replaces
+        its rows; then append the run row. Every user is kept live (`keep`: a writer that
+        adds; a one-off republish keeps none, it would only pay for the placement
+        profiles)."""
         started = datetime.now(UTC)
-        embedder = embedder_for(self.cfg.embed)
-        dim = embedder.dim
-        cached = CachedEmbedder(embedder.embed, embedder.dim, embedder.static, self._vectors)
+        cached = self._cached_embedder()
+        dim = cached.dim
+        settled = settled or {}
         replaced: dict[str, list[pa.Table]] = defaultdict(list)
         appended: dict[str, list[pa.Table]] = defaultdict(list)
         owners: dict[str, list[str]] = defaultdict(list)
-        kept: dict[str, LiveMemory] = {}
+        kept: dict[str, LiveMemory] = dict(settled)
         for user, messages in full.items():
-            uw = user_windows(messages, self.cfg)
-            drafts = self._drafts_of(uw.windows, uw.keys)
-            memory, forest = compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
+            memory, forest = self._compile(messages, cached)
             if keep:
                 kept[user] = LiveMemory.of(memory, forest)
             self._tables(memory, dim, user, replaced, owners)
+        for user, whole in settled.items():
+            self._tables(whole.memory, dim, user, replaced, owners)
         for user, new in live.items():
             kept[user] = self._live[user][1]
             _, written = kept[user].extend(new, self._drafts_of, self.cfg, cached)  # type: ignore[arg-type]
@@ -438,11 +522,12 @@ class OnlineWriter:
         with ThreadPoolExecutor(len(USER_TABLES)) as pool:
             list(pool.map(write, names))
         run_id = f"{RUN_PREFIX}{uuid.uuid4().hex[:12]}"
-        users = sorted([*full, *live])
+        users = sorted([*full, *live, *settled])
         self.touched[run_id] = frozenset(users)
         while len(self.touched) > TOUCHED_RUNS:
             self.touched.popitem(last=False)
-        added = sum(len(m) for m in live.values()) + sum(len(m) for m in full.values())
+        added = sum(len(m) for m in [*live.values(), *full.values()])
+        added += sum(len(s.memory.messages) for s in settled.values())
         store.record_run(
             RunRecord(
                 run_id=run_id,
@@ -461,7 +546,7 @@ class OnlineWriter:
         still = {
             u: m
             for u, (r, m) in self._live.items()
-            if r == previous["run_id"] and u not in full and u not in live
+            if r == previous["run_id"] and u not in kept and u not in full and u not in live
         }
         still |= kept
         self._live = {u: (run_id, m) for u, m in list(still.items())[-LIVE_USERS:]}
@@ -491,9 +576,27 @@ class OnlineWriter:
                 replaced[name].append(table)
                 owners[name].append(user)
 
+    def _compile(
+        self, messages: list[Message], cached: CachedEmbedder
+    ) -> tuple[UserMemory, Forest]:
+        """One user's whole memory and forest, as a build compiles it."""
+        uw = user_windows(messages, self.cfg)
+        drafts = self._drafts_of(uw.windows, uw.keys)
+        return compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
+
+    def _cached_embedder(self) -> CachedEmbedder:
+        """The configured embedder over the vectors this writer made before."""
+        embedder = embedder_for(self.cfg.embed)
+        return CachedEmbedder(embedder.embed, embedder.dim, embedder.static, self._vectors)
+
     def _drafts_of(self, windows: list[Window], keys: list[str]) -> list[Extraction]:
         """The windows' drafts: from this writer's memory by window key, the configured
-        extractor asked only for windows it has not drafted before."""
+        extractor asked only for windows it has not drafted before (one caller at a time:
+        a settle compiles beside the adds)."""
+        with self._draft_lock:
+            return self._drafts_locked(windows, keys)
+
+    def _drafts_locked(self, windows: list[Window], keys: list[str]) -> list[Extraction]:
         known = {k: e for k in keys if (e := self._drafts.get(k)) is not None}
         missing = [i for i, k in enumerate(keys) if k not in known]
         if missing:
@@ -509,6 +612,28 @@ class OnlineWriter:
         self._vectors.update(cached.fresh)
         while len(self._vectors) > MEMO_ENTRIES:
             self._vectors.pop(next(iter(self._vectors)))
+
+
+class _StepAside(CachedEmbedder):
+    """A settle's embedder: each call first waits for the adds in flight (the compile's
+    stages each embed, so the settle steps aside between them)."""
+
+    def __init__(self, cached: CachedEmbedder, step_aside: Callable[[], None]) -> None:
+        super().__init__(cached.make, cached.dim, cached.static)
+        self.known, self.step_aside = cached.known, step_aside
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self.step_aside()
+        return super().embed(texts)
+
+
+def _close_at_exit(writer: weakref.ref[OnlineWriter]) -> None:
+    if (alive := writer()) is not None:
+        alive.close()
+
+
+def _stay() -> None:
+    """A settle that holds the commit does not step aside (the adds wait for it)."""
 
 
 def _watermark(previous: dict[str, Any]) -> dict[str, Any]:

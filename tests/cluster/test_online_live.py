@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,8 @@ def _turn(message_id: str, text: str, minute: int) -> dict[str, Any]:
 
 KAYAK = _turn("live-1", "I just bought a red kayak called Bluebird for the lake trip.", 0)
 REPAINT = _turn("live-2", "I repainted Bluebird, my kayak is green now.", 1)
+BOW = _turn("live-3", "Bluebird needs a new bow line before the lake trip.", 2)
+PADDLE = _turn("live-4", "I also lost Bluebird's paddle, so I need a spare one.", 3)
 
 
 @pytest.fixture()
@@ -151,6 +156,48 @@ def test_the_writer_settles_by_itself_once_adds_pause(store: Path) -> None:
     assert _counts(store)["online_users_live"] == 0
 
 
+EXITS_MID_SETTLE = """
+import sys, time
+from arborwiki.cluster.online import OnlineWriter
+from arborwiki.core.config import load_config
+writer = OnlineWriter(sys.argv[1], load_config(overrides=sys.argv[3:]), settle_after=0.0)
+turns = __import__("json").loads(sys.argv[2])
+for turn in turns:
+    writer.add("alice", [turn])
+while writer._to_settle or not writer._commit_lock.locked():  # the settle commits: end
+    time.sleep(0.0005)
+"""
+
+
+def test_a_process_that_ends_mid_settle_exits_and_leaves_the_store_readable(store: Path) -> None:
+    """The settle runs on a daemon thread: at exit the writer lets the settle in progress
+    finish its user and starts no other, instead of the interpreter stopping under a
+    LanceDB call (seen: a benchmark that hung at exit for minutes)."""
+    turns = [KAYAK, REPAINT, BOW, PADDLE]
+    ran = subprocess.run(
+        [sys.executable, "-c", EXITS_MID_SETTLE, str(store), json.dumps(turns), *SAMPLE_SETTINGS],
+        timeout=180,
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    cited = memory.query("alice", "what happened to my kayak paddle?").evidence
+    assert "live-4" in {e.message_id for e in cited}
+    assert Unsettled(str(store)).read() <= {"alice"}
+
+
+def test_a_closed_writer_settles_no_more(store: Path) -> None:
+    writer = OnlineWriter(str(store), _cfg(), settle_after=NEVER)
+    writer.add("alice", [KAYAK])
+    writer.add("alice", [REPAINT])  # placed live: a settle is scheduled, an hour away
+    started = time.monotonic()
+    writer.close()
+    assert time.monotonic() - started < 30  # the settle's wait ends at once
+    assert writer._settler is not None and not writer._settler.is_alive()
+    assert writer.settle() == [] and Unsettled(str(store)).read() == {"alice"}
+
+
 def test_a_settle_after_a_forget_does_not_bring_the_forgotten_back(store: Path) -> None:
     """The settle compiles from what the store holds once another commit (here a forget)
     came between: never from the writer's memory of the forgotten turn."""
@@ -215,3 +262,66 @@ def test_a_full_compile_keeps_the_archive_copy_of_an_id_the_inbox_also_holds(
     OnlineWriter(str(store), cfg, NEVER).add("alice", [REPAINT])  # a cold writer: full compile
     row = LanceStore(store, create=False).rows("messages", "alice", "message_id", ["live-1"])[0]
     assert row["text"] == exported["text"]
+
+
+class _AddsWhileSettling(OnlineWriter):
+    """A writer whose settle meets adds at both of its moments: one that commits while the
+    settle compiles (outside the commit), and one that arrives while the settle holds the
+    commit and places the first live on the settled forest (it must wait for the settle,
+    and the settle must not wait for it)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.stage = 0
+        self.waiting: threading.Thread | None = None
+
+    def _compile(self, messages: list[Any], cached: Any) -> Any:
+        compiled = super()._compile(messages, cached)
+        if self.stage == 0 and not self._commit_lock.locked():
+            self.stage = 1
+            self.add("alice", [BOW])  # would deadlock if the compile held the commit
+            self.stage = 2
+        return compiled
+
+    def _drafts_of(self, windows: list[Any], keys: list[str]) -> Any:
+        if self.stage == 2 and self._commit_lock.locked():  # the settle, under its commit
+            self.stage = 3
+            self.waiting = threading.Thread(target=self.add, args=("alice", [PADDLE]))
+            self.waiting.start()
+            while not self._adding:
+                time.sleep(0.001)
+        return super()._drafts_of(windows, keys)
+
+
+def test_an_add_during_a_settle_is_kept_and_settled_after(store: Path, tmp_path: Path) -> None:
+    """The settle compiles outside the commit: an add meanwhile commits at once, the settle
+    then places it live on the settled forest and leaves the user to settle again, while
+    an add that came then waits for it; after another settle the store equals a full
+    compile of all four turns."""
+    twin = tmp_path / "twin"
+    shutil.copytree(store, twin)
+    writer = _AddsWhileSettling(str(store), _cfg(), NEVER)
+    writer.add("alice", [KAYAK])
+    writer.add("alice", [REPAINT])  # placed live: alice is to settle
+    settled: list[list[str]] = []
+    settle = threading.Thread(target=lambda: settled.append(writer.settle()), daemon=True)
+    settle.start()
+    settle.join(timeout=120)
+    assert not settle.is_alive(), "the settle waited for the add that waited for it"
+    assert writer.stage == 3 and writer.waiting is not None
+    writer.waiting.join(timeout=120)
+    assert settled == [["alice"]]
+    lance = LanceStore(store, create=False)
+    stored = lance.rows("messages", "alice", "message_id", ["live-3", "live-4"])
+    assert {r["message_id"] for r in stored} == {"live-3", "live-4"}
+    assert Unsettled(str(store)).read() == {"alice"}  # live-3 and live-4 are placed live
+    assert writer.settle() == ["alice"]
+    assert Unsettled(str(store)).read() == set()
+    for turn in (KAYAK, REPAINT, BOW, PADDLE):
+        OnlineWriter(str(twin), _cfg(), NEVER).add("alice", [turn])
+    for table, columns in (
+        ("forest_nodes", NODE),
+        ("claims", CLAIM),
+        ("wiki_pages", ["page_id", "markdown"]),
+    ):
+        assert _rows(store, table, columns) == _rows(twin, table, columns), table
