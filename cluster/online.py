@@ -267,12 +267,19 @@ class OnlineWriter:
                 request.done.set()
         self._freeze_caches()
 
-    def _commit_locked(self, batch: list[_Add]) -> None:
+    def _open(self) -> tuple[LanceStore, dict[str, Any] | None]:
+        """The store and its latest run (None: nothing committed yet), with what a writer
+        killed mid-commit left discarded (not ours to publish). Under the writer lock."""
         store = LanceStore(self.store_path, create=False)
         previous = store.latest_run()
+        if previous is not None:
+            store.discard_uncommitted(previous)
+        return store, previous
+
+    def _commit_locked(self, batch: list[_Add]) -> None:
+        store, previous = self._open()
         if previous is None:
             raise ValueError(f"store {self.store_path} has no committed run: build it first")
-        store.discard_uncommitted(previous)  # a writer killed mid-commit: not ours to publish
         stones = tombstones.load(self.store_path)
         inbox = Inbox(store)
         known: dict[str, dict[str, Message]] = {}
@@ -332,11 +339,9 @@ class OnlineWriter:
     def republish(self, users: list[str]) -> str:
         """Place `users` again from their stored and inbox messages (`fold_online`)."""
         with writer_lock(self.store_path):
-            store = LanceStore(self.store_path, create=False)
-            previous = store.latest_run()
+            store, previous = self._open()
             if previous is None or not users:
                 return ""
-            store.discard_uncommitted()
             stones, inbox = tombstones.load(self.store_path), Inbox(store)
             everything = {}
             for user in users:
@@ -388,12 +393,10 @@ class OnlineWriter:
         self._yield_to_adds()
         cached.step_aside = _stay  # from here on the settle holds the commit: adds wait
         with self._commit_lock, writer_lock(self.store_path):
-            store = LanceStore(self.store_path, create=False)
-            previous = store.latest_run()
+            store, previous = self._open()
             now_at, now_live = self._live.get(user, ("", None))
             if previous is None or now_live is not live or now_at != previous["run_id"]:
                 return False  # a build, forget, rollback or full compile came between
-            store.discard_uncommitted(previous)
             said = {m.message_id for m in base}
             new = [m for m in live.memory.messages if m.message_id not in said]
             if new and not settled.follows(new):
@@ -420,11 +423,9 @@ class OnlineWriter:
         """The settle of a user this writer does not hold live: read from the store and
         the inbox, compiled under the commit."""
         with writer_lock(self.store_path):
-            store = LanceStore(self.store_path, create=False)
-            previous = store.latest_run()
+            store, previous = self._open()
             if previous is None:
                 return
-            store.discard_uncommitted(previous)
             stones = tombstones.load(self.store_path)
             if user not in stones.users:
                 held = self._held(store, Inbox(store), previous, user).values()
