@@ -416,7 +416,7 @@ class OnlineWriter:
         interpreter with the adds, so it steps aside between its stages; under adds that
         never pause, for ten times the settle pause at most in all, then it goes on beside
         them (a settle that never ran would leave the forest to live placement alone)."""
-        while (self._queue or self._adding) and time.monotonic() < self._aside_until:
+        while self._adding and time.monotonic() < self._aside_until:  # queued ones count
             time.sleep(0.002)
 
     def _settle_user(self, user: str) -> None:
@@ -547,7 +547,7 @@ class OnlineWriter:
         still = {
             u: m
             for u, (r, m) in self._live.items()
-            if r == previous["run_id"] and u not in kept and u not in full and u not in live
+            if r == previous["run_id"] and u not in kept and u not in full  # live ⊆ kept
         }
         still |= kept
         self._live = {u: (run_id, m) for u, m in list(still.items())[-LIVE_USERS:]}

@@ -157,11 +157,11 @@ def test_the_writer_settles_by_itself_once_adds_pause(store: Path) -> None:
 
 
 EXITS_MID_SETTLE = """
-import sys, time
+import json, sys, time
 from arborwiki.cluster.online import OnlineWriter
 from arborwiki.core.config import load_config
 writer = OnlineWriter(sys.argv[1], load_config(overrides=sys.argv[3:]), settle_after=0.0)
-turns = __import__("json").loads(sys.argv[2])
+turns = json.loads(sys.argv[2])
 for turn in turns:
     writer.add("alice", [turn])
 while writer._to_settle or not writer._commit_lock.locked():  # the settle commits: end
