@@ -8,7 +8,9 @@ Builds (or reuses, `--store`) a store of `--users` synthetic users with `--messa
    that must cite it, `--pace` seconds apart (an agent's next turn waits for its model; the
    writer settles the user in the pause), then as many back to back (an add may wait for a
    settle); the first add is cold (this process drafts and embeds the user's history
-   once), the rest warm. Reports p50/p95/max of the add and of add → cited.
+   once), the rest warm. Reports p50/p95/max of the add and of add → cited. Then as many
+   `--pace` apart while another writer (as another process or query replica would) adds a
+   turn to the third user before each: runs this process did not write come between.
 2. with `--http`: the same through `serve`'s HTTP routes (a local Ray, one query actor, the
    ingress with a bearer token): `POST /memory`, then `POST /query` must cite it.
 3. load: `--writers` threads each adding two messages at a time (a pair) to its own user and
@@ -33,6 +35,7 @@ import secrets
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,6 +43,7 @@ import pyarrow.parquet as pq
 
 from arborwiki.api import MemoryStore, open_store
 from arborwiki.cluster.http_server import start_http, stop_http
+from arborwiki.cluster.online import OnlineWriter
 from arborwiki.cluster.query_actor import start_query_actor
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import load_config
@@ -66,12 +70,19 @@ def build_store(store: Path, users: int, messages: int) -> None:
 
 
 def latency(
-    memory: MemoryStore, user: str, adds: int, tag: str, pace: float
+    memory: MemoryStore,
+    user: str,
+    adds: int,
+    tag: str,
+    pace: float,
+    between: Callable[[int], object] | None = None,
 ) -> dict[str, list[float]]:
     """Each add then a query that must cite it, `pace` seconds apart (the writer settles
-    the user in a pause: cluster/online.py)."""
+    the user in a pause: cluster/online.py); `between(i)` runs untimed before add i."""
     timings: dict[str, list[float]] = {"add": [], "cited": []}
     for i in range(adds):
+        if between is not None:
+            between(i)
         code, mid = f"K{tag}{i:03d}Z", f"lat-{tag}-{i}"
         text = f"My locker code at the climbing gym is {code}, do not lose it."
         started = time.perf_counter()
@@ -89,14 +100,33 @@ def latency(
     return timings
 
 
-def http_latency(
-    store: Path, user: str, adds: int, tag: str, pace: float
+def beside_writer(
+    memory: MemoryStore, store: Path, user: str, other: str, adds: int, tag: str, pace: float
 ) -> dict[str, list[float]]:
-    """`latency` through `serve`'s routes: a local Ray, one query actor (its own writer), the
-    HTTP ingress with a bearer token; `POST /memory`, then `POST /query` must cite it."""
+    """`latency` while another writer (another process's, or another query replica's: here
+    a second `OnlineWriter` on the store) adds a turn to `other` before each add: runs this
+    process did not write land between its adds, as beside a served store."""
+    writer = OnlineWriter(str(store), load_config())
+
+    def other_add(i: int) -> None:
+        writer.add(other, [{"message_id": f"beside-{tag}-{i}", "text": f"beside note {i}"}])
+
+    other_add(-1)  # its cold add (it drafts and embeds the user's history once), untimed
+    try:
+        return latency(memory, user, adds, f"{tag}w", pace, other_add)
+    finally:
+        writer.close()
+
+
+def http_latency(
+    store: Path, user: str, adds: int, tag: str, pace: float, replicas: int = 1
+) -> dict[str, list[float]]:
+    """`latency` through `serve`'s routes: a local Ray, `replicas` query actors (each its own
+    writer), the HTTP ingress with a bearer token; `POST /memory`, then `POST /query` must
+    cite it."""
     import ray
 
-    cfg = load_config(overrides=["ray.query_replicas=1"])
+    cfg = load_config(overrides=[f"ray.query_replicas={replicas}"])
     cfg.ray.namespace = "arborwiki-online-bench"
     start_ray(cfg.ray)
     start_query_actor(str(store.resolve()), cfg, detached=False)
@@ -264,6 +294,7 @@ def main() -> None:
         "model's reply; the writer settles in the pause); a second pass runs back to back",
     )
     parser.add_argument("--http", action="store_true", help="also add and query over HTTP")
+    parser.add_argument("--replicas", type=int, default=1, help="query actors behind HTTP")
     parser.add_argument("--write", action="store_true", help="append to results/online_writes.md")
     args = parser.parse_args()
     if not (args.store / "messages.lance").exists():
@@ -274,9 +305,14 @@ def main() -> None:
     tag = f"{int(time.time()):x}"  # ids new to the store, whatever ran before on it
     timings = latency(memory, users[0], args.adds, tag, args.pace)
     packed = latency(memory, users[0], args.adds, f"{tag}b", 0.0)
+    beside = beside_writer(memory, args.store, users[0], users[2], args.adds, tag, args.pace)
     # before the load: after it, this process's writer still settles the load's users for
     # seconds, and the actor's adds that follow those runs are compiled in full
-    over_http = http_latency(args.store, users[1], args.adds, tag, args.pace) if args.http else {}
+    over_http = (
+        http_latency(args.store, users[1], args.adds, tag, args.pace, args.replicas)
+        if args.http
+        else {}
+    )
     result = load(memory, args.store, users, args.writers, args.readers, args.seconds, tag)
     rows = [
         "| measure | value |",
@@ -286,11 +322,13 @@ def main() -> None:
     ]
     rows += warm_rows(timings, f"{args.pace:g} s apart: ")
     rows += warm_rows(packed, "back to back: ")
+    rows += warm_rows(beside, f"{args.pace:g} s apart, another writer adding to another user: ")
     if over_http:
         rows.append(
             f"| HTTP: cold add (first in the actor) | {over_http['add'][0] * 1000:.0f} ms |"
         )
-        rows += warm_rows(over_http, f"HTTP, {args.pace:g} s apart: ")
+        served = f"HTTP ({args.replicas} replicas)" if args.replicas > 1 else "HTTP"
+        rows += warm_rows(over_http, f"{served}, {args.pace:g} s apart: ")
     rows.append(
         f"| load: {args.writers} writers on {min(args.writers, args.users)} users (two messages "
         f"an add) + {args.readers} readers, {args.seconds:.0f} s | acknowledged "

@@ -8,7 +8,6 @@ for, or depend on, a Ray import.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -74,17 +73,14 @@ def site_inputs(store_path: str, user_id: str) -> SiteInputs:
     return read_site_inputs(open_reader(store_path), user_id)
 
 
-def follow_runs(
-    service: QueryService, touched: Mapping[str, Collection[str]] | None = None
-) -> bool:
+def follow_runs(service: QueryService) -> bool:
     """Re-read the current-run pointer when `refresh_seconds` passed (between requests);
     True when the service now reads another run (a new build, a rollback, a forget, a
-    write). `touched`: as `follow_now`'s (the runs this process's writer made, a settle
-    among them, keep the other users' cached rows)."""
+    write)."""
     reader = service.reader
     if not isinstance(reader, LanceMemoryReader) or not reader.store.refresh_due():
         return False
-    return follow_now(service, touched)
+    return follow_now(service)
 
 
 def repin_after_failure(service: QueryService) -> bool:
@@ -106,16 +102,15 @@ def store_versions(service: QueryService) -> dict[str, int]:
     return versions
 
 
-def follow_now(service: QueryService, touched: Mapping[str, Collection[str]] | None = None) -> bool:
+def follow_now(service: QueryService) -> bool:
     """Re-read the current-run pointer now: after a write, so the writer's next read sees
-    what it wrote (not at the next refresh). `touched` (run id → users, this process's
-    writes): the other users' cached rows are kept across those runs (an add rewrites one
-    user, and re-reading every user after it cost each one's next query ~175 ms at 2,000
-    messages)."""
+    what it wrote (not at the next refresh). Across online runs, which name the users they
+    rewrote, the other users' cached rows are kept (an add rewrites one user, and re-reading
+    every user after it cost each one's next query ~175 ms at 2,000 messages)."""
     reader = service.reader
     if not isinstance(reader, LanceMemoryReader):
         return False
-    moved = reader.follow(touched or {})
+    moved = reader.follow()
     if reader.carried is not None:
         old, new, changed = reader.carried
         if "trajectories" in old and "trajectories" in new:
@@ -129,10 +124,6 @@ class MemoryWrites:
     def __init__(self, store_path: str, cfg: Config) -> None:
         self.store_path, self.cfg = store_path, cfg
         self._writer: OnlineWriter | None = None
-
-    def touched(self) -> Mapping[str, Collection[str]]:
-        """The runs this process's online writer made, and the users each rewrote."""
-        return self._writer.touched if self._writer is not None else {}
 
     def settle(self) -> list[str]:
         """Compile now the users this process's adds placed live (`OnlineWriter.settle`)."""
@@ -180,17 +171,17 @@ class InProcessBackend:
         turns by itself)."""
         settled = self.writes.settle()
         with self._lock:
-            follow_now(self.service, self.writes.touched())
+            follow_now(self.service)
         return settled
 
     def call(self, method: str, *args: Any) -> Any:
         if method in WRITES:  # outside the read lock: a write may take a second
             result = self.writes.call(method, *args)
             with self._lock:
-                follow_now(self.service, self.writes.touched())
+                follow_now(self.service)
             return result
         if method not in RESPONSES:
             raise ValueError(f"not a memory call: {method!r} (one of {', '.join(RESPONSES)})")
         with self._lock:
-            follow_runs(self.service, self.writes.touched())
+            follow_runs(self.service)
             return getattr(self.service, method)(*args)

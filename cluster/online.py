@@ -83,8 +83,6 @@ times this at most."""
 APPENDED = ("messages", "snapshots", "forest_nodes")
 """The tables a live add appends to (its rows are new); the others it rewrites for the user,
 except the pages, which wait for the settle."""
-TOUCHED_RUNS = 1024
-"""Runs of this writer whose users it remembers for its process's readers (`touched`)."""
 FREEZE_AFTER = 1000
 """Drafts and vectors newly kept since the last freeze that make a commit end with one full
 collection and `gc.freeze()` (see `_freeze_caches`)."""
@@ -207,9 +205,6 @@ class OnlineWriter:
         """Why the latest background settle failed (None: it did not); the users stay
         listed for the next settle or build (storage/online.py `Unsettled`)."""
         self._kept_at_freeze = 0
-        self.touched: OrderedDict[str, frozenset[str]] = OrderedDict()
-        """run id → the users that online run rewrote (its last `TOUCHED_RUNS` runs): what
-        a reader in this process may keep across them (storage/reader.py `follow`)."""
         self.commits = 0
 
     def add(self, user_id: str, rows: list[dict[str, Any]]) -> AddReport:
@@ -274,7 +269,25 @@ class OnlineWriter:
         previous = store.latest_run()
         if previous is not None:
             store.discard_uncommitted(previous)
+            self._catch_up(store, previous["run_id"])
         return store, previous
+
+    def _catch_up(self, store: LanceStore, run_id: str) -> None:
+        """Carry the live memories this writer holds to `run_id` across the runs that did
+        not rewrite their user (another writer's adds and settles of other users: another
+        process, another query replica); drop the rest (a build, forget or rollback, or
+        another writer's add to the same user). Without it, any run this writer did not
+        write made every user's next add a full compile."""
+        stale = {at for at, _ in self._live.values() if at != run_id}
+        rewritten = {at: store.users_rewritten_since(at) for at in stale}
+        for user, (at, memory) in list(self._live.items()):
+            if at == run_id:
+                continue
+            changed = rewritten[at]
+            if changed is None or user in changed:
+                del self._live[user]
+            else:
+                self._live[user] = (run_id, memory)
 
     def _commit_locked(self, batch: list[_Add]) -> None:
         store, previous = self._open()
@@ -320,7 +333,8 @@ class OnlineWriter:
 
     def _follows(self, user: str, run_id: str, new: list[Message]) -> bool:
         """Whether an add of `new` can be placed live: this writer holds the user's memory
-        as of `run_id` (nothing else committed since) and `new` only appends turns."""
+        as of `run_id` (nothing else rewrote the user since: `_catch_up`) and `new` only
+        appends turns."""
         at, live = self._live.get(user, ("", None))
         return live is not None and at == run_id and live.follows(new)
 
@@ -328,9 +342,9 @@ class OnlineWriter:
         self, store: LanceStore, inbox: Inbox, current: dict[str, Any], user: str
     ) -> dict[str, Message]:
         """The user's stored and inbox messages by id: read from the store, or this writer's
-        live memory when the current run is the one it published last (nothing else
-        committed since: no build, forget, rollback or other writer), which skips re-reading
-        a long history on every add."""
+        live memory when it holds the user as of the current run (nothing rewrote the user
+        since its own last run: no build, forget, rollback, nor another writer's add to
+        it), which skips re-reading a long history on every add."""
         run_id, live = self._live.get(user, ("", None))
         if live is not None and run_id == current["run_id"]:
             return {m.message_id: m for m in live.memory.messages}
@@ -383,8 +397,11 @@ class OnlineWriter:
         something other than its own live adds placed the user meanwhile: the caller
         settles it from the store, under the commit."""
         with self._commit_lock:
+            store = LanceStore(self.store_path, create=False)
+            current = store.latest_run()
+            if current is not None:
+                self._catch_up(store, current["run_id"])
             at, live = self._live.get(user, ("", None))
-            current = LanceStore(self.store_path, create=False).latest_run()
         if live is None or current is None or at != current["run_id"]:
             return False
         base = live.memory.messages
@@ -524,9 +541,6 @@ class OnlineWriter:
             list(pool.map(write, names))
         run_id = f"{RUN_PREFIX}{uuid.uuid4().hex[:12]}"
         users = sorted([*full, *live, *settled])
-        self.touched[run_id] = frozenset(users)
-        while len(self.touched) > TOUCHED_RUNS:
-            self.touched.popitem(last=False)
         added = sum(len(m) for m in [*live.values(), *full.values()])
         added += sum(len(s.memory.messages) for s in settled.values())
         store.record_run(
@@ -542,6 +556,7 @@ class OnlineWriter:
                     "online_messages_now": added,
                 },
                 watermark=_watermark(previous),
+                users=users,
             )
         )
         still = {

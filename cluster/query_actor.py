@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import pickle
-from collections.abc import Collection, Mapping
 from typing import Any
 
 import ray
@@ -67,7 +66,7 @@ class QueryActor:
     def query(
         self, user_id: str, question: str, k: int | None = None, budget_tokens: int | None = None
     ) -> dict[str, Any]:
-        follow_runs(self.service, self._touched())
+        follow_runs(self.service)
         return self.service.query(user_id, question, k, budget_tokens).model_dump(mode="json")
 
     def ask(
@@ -79,7 +78,7 @@ class QueryActor:
                 "answer.backend is 'none': set answer.backend=openai or vllm to get answers, "
                 "or use query() and hand the cited evidence to your own model"
             )
-        follow_runs(self.service, self._touched())
+        follow_runs(self.service)
         if self._answerer is None:  # built on first use: a vLLM engine is slow to start
             self._answerer = Answerer(self.cfg.answer, build_generate(self.cfg.answer))
         answered = self._answerer.answer(self.service, user_id, question, k, budget_tokens)
@@ -88,15 +87,15 @@ class QueryActor:
     def localize(
         self, user_id: str, turn_text: str, session_id: str | None = None
     ) -> dict[str, Any]:
-        follow_runs(self.service, self._touched())
+        follow_runs(self.service)
         return self.service.localize(user_id, turn_text, session_id).model_dump(mode="json")
 
     def history(self, user_id: str, about: str) -> dict[str, Any]:
-        follow_runs(self.service, self._touched())
+        follow_runs(self.service)
         return self.service.history(user_id, about).model_dump(mode="json")
 
     def pages(self, user_id: str) -> dict[str, Any]:
-        follow_runs(self.service, self._touched())
+        follow_runs(self.service)
         return self.service.pages(user_id).model_dump(mode="json")
 
     def add(self, user_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -113,14 +112,10 @@ class QueryActor:
         self.refresh()
         return result.model_dump(mode="json")
 
-    def _touched(self) -> Mapping[str, Collection[str]]:
-        """The runs this replica's writer made (adds, settles) and the users each rewrote."""
-        return self._writes.touched() if self._writes is not None else {}
-
     def refresh(self) -> bool:
-        """Follow the current run now (this replica or another wrote): users this replica's
-        own writes did not touch keep their cached rows."""
-        moved = follow_now(self.service, self._touched())
+        """Follow the current run now (this replica or another wrote): users the online runs
+        since did not rewrite keep their cached rows."""
+        moved = follow_now(self.service)
         if moved:
             self._sites = SiteCache(self.service.reader)  # type: ignore[arg-type]
         return moved
@@ -131,7 +126,7 @@ class QueryActor:
 
     def ui_page(self, user_id: str, path: str) -> tuple[str, str] | None:
         """One file of the user's HTML viewer, rendered from this store (None: none such)."""
-        follow_runs(self.service, self._touched())
+        follow_runs(self.service)
         return self._sites.page(user_id, path)
 
     def batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[bool, Any]]:
@@ -163,7 +158,7 @@ class QueryActor:
 
     def current_run(self) -> str | None:
         """The run id this replica reads now (after following the pointer if due)."""
-        follow_runs(self.service, self._touched())
+        follow_runs(self.service)
         run = self.service.reader.store.run  # type: ignore[attr-defined]  # Lance reader
         return None if run is None else str(run["run_id"])
 

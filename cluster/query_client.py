@@ -4,12 +4,13 @@ Why: one actor answers one call at a time, so N replicas only help if callers ar
 over them, and every actor call costs a round trip (arguments and answer serialised, a
 task scheduled) of about the CPU a warm question takes. The client sends a call to the
 replica with the fewest calls queued or running (ties rotate, so an idle pool
-round-robins). A replica runs at most `max_in_flight` batches at once; calls that arrive
-while it is busy wait in the client and go out together, as one `QueryActor.batch` call,
-when its batch returns. A lone caller's call goes out at once, alone; 32 callers share
-a handful of round trips. It is thread-safe (benchmark threads, HTTP handlers) and works
-from sync or async code. A replica that died (killed, node lost) is dropped and its calls
-go to the next one, so losing one of N replicas costs no failed request.
+round-robins); a write goes to its user's replica, whose writer holds that user live. A
+replica runs at most `max_in_flight` batches at once; calls that arrive while it is busy
+wait in the client and go out together, as one `QueryActor.batch` call, when its batch
+returns. A lone caller's call goes out at once, alone; 32 callers share a handful of round
+trips. It is thread-safe (benchmark threads, HTTP handlers) and works from sync or async code. A
+replica that died (killed, node lost) is dropped and its calls go to the next one, so
+losing one of N replicas costs no failed request.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import asyncio
 import itertools
 import queue
 import threading
+import zlib
 from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ import ray
 
 from arborwiki.cluster.query_actor import get_query_replicas
 from arborwiki.core.config import Config
+from arborwiki.core.query.result import WRITES
 
 MAX_IN_FLIGHT = 1
 """Batches a replica holds at once. One: what arrives while it runs goes out next, as one
@@ -85,14 +88,22 @@ class QueryClient:
                 for call in calls:
                     call.future.set_exception(error)
                 return
-            index = self._pick(live)
-            self._queued[index].extend(calls)
-            batch = self._take(index)
-        if batch:
+            picked = set()
+            for call in calls:
+                index = self._pick(live, call)
+                self._queued[index].append(call)
+                picked.add(index)
+            batches = [(i, batch) for i in sorted(picked) if (batch := self._take(i))]
+        for index, batch in batches:
             self._send(index, batch)
 
-    def _pick(self, live: list[int]) -> int:
-        """The live replica with the fewest calls queued or running; ties rotate (lock held)."""
+    def _pick(self, live: list[int], call: _Call) -> int:
+        """A write goes to its user's replica (the same one while the pool stands), whose
+        writer holds that user's memory live: spread over replicas, each add would be
+        compiled in full. Any other call goes to the live replica with the fewest calls
+        queued or running; ties rotate (lock held)."""
+        if call.method in WRITES and call.args:
+            return live[zlib.crc32(str(call.args[0]).encode()) % len(live)]
         offset = next(self._turn) % len(live)
         rotated = live[offset:] + live[:offset]
         return min(rotated, key=lambda i: self._running[i] + len(self._queued[i]))

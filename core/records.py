@@ -304,6 +304,11 @@ class RunRecord(Record):
     watermark: dict[str, Any] = Field(
         default_factory=dict, description="per input file what the run consumed (nightly)"
     )
+    users: list[str] | None = Field(
+        None,
+        description="the users an online run rewrote; None: any user may have changed (a "
+        "build, forget or rollback, or a run recorded before runs named their users)",
+    )
 
 
 class BuildFailure(Record):

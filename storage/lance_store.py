@@ -143,11 +143,24 @@ class LanceStore:
         """The table versions this following store reads (those of its run)."""
         return dict(self._pinned)
 
-    def runs_after(self, run_id: str) -> list[str] | None:
-        """The ids of the runs recorded after `run_id`, oldest first, up to the current one
-        (None: `run_id` is no longer a recorded run, e.g. merged away or rolled back past)."""
-        ids = [r["run_id"] for r in self.runs()]
-        return ids[ids.index(run_id) + 1 :] if run_id in ids else None
+    def users_rewritten_since(self, run_id: str) -> frozenset[str] | None:
+        """The users whose rows the runs recorded after `run_id` rewrote, up to the current
+        one: what a reader or writer holding `run_id`'s rows must read again. None when any
+        user may have changed: a later run names no users (a build, forget or rollback), or
+        `run_id` is no longer a recorded run."""
+        rows = self._runs_in_order()
+        if rows is None:
+            return None
+        ids = rows["run_id"].to_pylist()
+        if run_id not in ids:
+            return None
+        after = ids.index(run_id) + 1
+        if "users" not in rows.column_names:  # written before runs named their users
+            return frozenset() if after == len(ids) else None
+        later = rows["users"].to_pylist()[after:]
+        if any(users is None for users in later):
+            return None
+        return frozenset(u for users in later for u in users)
 
     def repin_latest(self) -> bool:
         """After a read failed: drop every open table (a forget may have deleted the files

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -199,20 +199,19 @@ class LanceMemoryReader:
         self.carried: tuple[dict[str, int], dict[str, int], set[str]] | None = None
         """What the last `follow` kept: (old versions, new versions, users it re-reads)."""
 
-    def follow(self, touched: Mapping[str, Collection[str]]) -> bool:
-        """Follow the current run now. When every run since the one read is in `touched`
-        (run id → the users it rewrote: a writer in this process knows its own), the cached
-        rows of every other user are kept; else they are read again when asked for. True
-        when the store now reads another run."""
+    def follow(self) -> bool:
+        """Follow the current run now. When every run since the one read names the users it
+        rewrote (online adds and settles, of any writer), the cached rows of every other
+        user are kept; else they are read again when asked for. True when the store now
+        reads another run."""
         before, versions = self.store.run, self.store.pinned_versions()
         moved = self.store.refresh()
         self.carried = None
         if not moved or self.cache is None or before is None or self.store.run is None:
             return moved
-        since = self.store.runs_after(str(before["run_id"]))
-        if since and all(r in touched for r in since):
-            changed = {u for r in since for u in touched[r]}
-            self.carried = (versions, self.store.pinned_versions(), changed)
+        changed = self.store.users_rewritten_since(str(before["run_id"]))
+        if changed is not None:
+            self.carried = (versions, self.store.pinned_versions(), set(changed))
             self.cache.carry(*self.carried)
         return moved
 

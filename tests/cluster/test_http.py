@@ -19,7 +19,7 @@ import ray
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.http_server import start_http, stop_http
 from arborwiki.cluster.query_actor import replica_names, start_query_actor
-from arborwiki.cluster.query_client import IDLE_SECONDS, QueryClient
+from arborwiki.cluster.query_client import IDLE_SECONDS, QueryClient, _Call
 from arborwiki.core.config import Config, load_config
 from arborwiki.core.query.result import RESPONSES, PagesResult, QueryResult
 from arborwiki.mcp_server import served_memory_server
@@ -226,16 +226,23 @@ def test_history_answers_with_the_callers_claims(base_url: str, built: tuple) ->
     assert message_ids_in(history) <= own_ids(store, "alice")
 
 
-def test_client_sends_the_next_call_to_the_idle_replica(base_url: str, cfg: Config) -> None:
+def test_client_sends_a_query_to_the_idle_replica_and_a_write_to_its_users(base_url: str, cfg: Config) -> None:
     client = QueryClient.connect(cfg)
     assert len(client.replicas) == 2
     live = [0, 1]
-    busy = client._pick(live)
+    ask = _Call("query", ("alice", "Where does Alice live?"))
+    busy = client._pick(live, ask)
     client._running[busy] += 1
-    assert client._pick(live) == 1 - busy  # the other one: fewer calls running
-    assert client._pick(live) == 1 - busy
+    assert client._pick(live, ask) == 1 - busy  # the other one: fewer calls running
+    assert client._pick(live, ask) == 1 - busy
+    add = _Call("add", ("alice", [{"text": "I moved."}]))
+    home = client._pick(live, add)  # a write goes to its user's replica, busy or not
+    assert [client._pick(live, add) for _ in range(4)] == [home] * 4
+    homes = {client._pick(live, _Call("add", (f"user-{i}", []))) for i in range(16)}
+    assert homes == {0, 1}  # users spread over the replicas
+    assert client._pick([1], add) == 1  # the one replica left takes every user
     client._running[busy] -= 1
-    picks = [client._pick(live) for _ in range(4)]
+    picks = [client._pick(live, ask) for _ in range(4)]
     assert picks in ([0, 1, 0, 1], [1, 0, 1, 0])  # with equal load, calls rotate
 
 

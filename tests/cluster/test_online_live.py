@@ -131,6 +131,30 @@ def test_a_turn_dated_before_the_latest_stored_one_is_compiled_in_full(store: Pa
     assert Unsettled(str(store)).read() == set()
 
 
+def test_another_writers_runs_keep_the_live_memory_of_users_they_did_not_rewrite(
+    store: Path,
+) -> None:
+    """Another process's writer (another query replica) adding to bob leaves this writer's
+    alice live: her next add is placed live, not compiled in full. Its add to alice, or a
+    forget (a run that names no users), drops her."""
+    writer, other = OnlineWriter(str(store), _cfg(), NEVER), OnlineWriter(str(store), _cfg(), NEVER)
+    writer.add("alice", [KAYAK])
+    other.add("bob", [{**KAYAK, "message_id": "bob-1"}])
+    run = LanceStore(store, create=False).latest_run()
+    assert run is not None and run["users"] == ["bob"]
+    writer.add("alice", [REPAINT])
+    assert _counts(store)["online_users_live"] == 1  # alice placed live
+    other.add("alice", [BOW])  # the other writer holds nothing of alice: a full compile
+    writer.add("alice", [PADDLE])
+    assert _counts(store)["online_users_live"] == 0  # read again, compiled in full
+    forget(str(store), _cfg(), "bob", ["bob-1"])
+    assert LanceStore(store, create=False).latest_run()["users"] is None  # type: ignore[index]
+    writer.add("alice", [_turn("live-5", "Bluebird's spare paddle came today.", 4)])
+    assert _counts(store)["online_users_live"] == 0
+    stored = {m for (m,) in _rows(store, "messages", ["message_id"])}
+    assert {f"live-{i}" for i in range(1, 6)} <= stored
+
+
 def test_a_writer_that_stops_before_settling_leaves_its_users_to_the_next_build(
     store: Path,
 ) -> None:

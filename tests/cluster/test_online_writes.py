@@ -311,7 +311,8 @@ def test_a_writer_killed_mid_add_leaves_the_add_whole_or_absent(
 def test_an_add_keeps_the_other_users_cached_rows(store: Path) -> None:
     """After an add the writing process's reader re-reads only the user written to: every
     other user's cached rows are carried to the new run (their rows are the same), so their
-    next query reads nothing; a run this process did not write drops them all."""
+    next query reads nothing, across another writer's online runs too; a run that names no
+    users drops them all."""
     from arborwiki.cluster.online import OnlineWriter
 
     memory = open_store(store, overrides=SAMPLE_SETTINGS)
@@ -331,10 +332,15 @@ def test_an_add_keeps_the_other_users_cached_rows(store: Path) -> None:
     assert memory.query("alice", question).evidence[0].message_id == "carry-1"
     assert cache.loads > loads  # alice's rows read again
     # another writer's run (here: another writer object, as another process would be)
+    # names the user it rewrote: bob is carried across it too
     OnlineWriter(str(store), load_config(overrides=SAMPLE_SETTINGS)).add(
         "carol", [{"message_id": "carry-2", "role": "user", "text": "Rainy today."}]
     )
     memory.add("alice", [{"message_id": "carry-3", "role": "user", "text": "Sunny today."}])
+    loads = cache.loads
+    assert memory.query("bob", question) == before and cache.loads == loads  # carried
+    # a run that names no users (a forget, a build, a rollback) drops them all
+    memory.forget("carol", ["carry-2"])
     loads = cache.loads
     assert memory.query("bob", question) == before and cache.loads > loads  # read again
 

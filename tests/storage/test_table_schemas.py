@@ -139,6 +139,7 @@ STORED_SCHEMAS = {
         ("counts", "string", True),
         ("versions", "string", True),
         ("watermark", "string", True),  # added by the nightly rebuild; old stores gain it
+        ("users", "list<item: string>", True),  # online runs name them; old stores gain it
     ],
     "snapshots": [
         ("snapshot_id", "string", False),
@@ -240,7 +241,7 @@ SAMPLES: dict[str, Record] = {
     "runs": RunRecord(
         run_id="run1", started_at=T0, finished_at=T0, input="a.jsonl", fingerprint="f",
         counts={"messages": 3}, versions={"claims": 2},
-        watermark={"files": [{"path": "a.jsonl", "size": 10}]},
+        watermark={"files": [{"path": "a.jsonl", "size": 10}]}, users=["u'1"],
     ),
     "build_failures": BuildFailure(
         failure_id="f1", run_id="run1", user_id="u'1", stage="extract", error="boom",
