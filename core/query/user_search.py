@@ -69,16 +69,21 @@ class UserSearch:
         self,
         texts: Sequence[str],
         vectors: np.ndarray,
+        terms: Sequence[list[str]] | None = None,
     ) -> None:
+        """`terms`: each text's `analyze` terms when known (a re-read keeps the unchanged
+        rows' terms), else analyzed here."""
         if len(vectors) != len(texts):
             raise ValueError(f"{len(texts)} texts but {len(vectors)} vectors")
+        if terms is not None and len(terms) != len(texts):
+            raise ValueError(f"{len(texts)} texts but {len(terms)} term lists")
         self.size = len(texts)
         self.vectors = np.asarray(vectors, dtype=np.float32)
         self._bm25 = bm25s.BM25(k1=BM25_K1, b=BM25_B, method="lucene")
-        terms = [analyze(t) for t in texts]
-        self._has_terms = any(terms)  # bm25s cannot index a corpus without a single term
+        self.terms = list(terms) if terms is not None else [analyze(t) for t in texts]
+        self._has_terms = any(self.terms)  # bm25s cannot index a corpus without a single term
         if self._has_terms:
-            self._bm25.index(terms, show_progress=False)
+            self._bm25.index(self.terms, show_progress=False)
 
     def text(self, query: str, limit: int, allowed: np.ndarray | None = None) -> list[RowScore]:
         """Rows sharing a term with `query`, best BM25 first (ties: row order)."""

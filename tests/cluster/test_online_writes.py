@@ -346,15 +346,27 @@ def test_an_add_keeps_the_other_users_cached_rows(store: Path) -> None:
 
 
 def test_a_row_cache_carries_only_the_untouched_users() -> None:
-    from arborwiki.storage.reader import UserRowCache
+    import numpy as np
+
+    from arborwiki.storage.reader import Decoded, UserRowCache
+
+    def rows(*records: str) -> Decoded[str]:
+        return Decoded(list(records), np.arange(len(records)))
 
     cache = UserRowCache(8)
     for user in ("alice", "bob"):
-        cache.get(user, "messages", 3, lambda: ["row"])
-        cache.get(user, "messages searched", 3, lambda: ["index"])
+        cache.get(user, "messages", 3, lambda _: rows("row"))
+        cache.get(user, "messages searched", 3, lambda _: rows("index"))
     assert cache.carry({"messages": 3}, {"messages": 5}, {"alice"}) == 2
-    fresh = lambda: ["new"]  # noqa: E731
-    assert cache.get("bob", "messages", 5, fresh) == ["row"]  # carried
-    assert cache.get("bob", "messages searched", 5, fresh) == ["index"]
-    assert cache.get("alice", "messages", 5, fresh) == ["new"]  # read again
+    given = []
+
+    def fresh(previous: Decoded[str] | None) -> Decoded[str]:
+        given.append(previous)
+        return rows("new")
+
+    assert cache.get("bob", "messages", 5, fresh).records == ["row"]  # carried
+    assert cache.get("bob", "messages searched", 5, fresh).records == ["index"]
+    assert given == []
+    assert cache.get("alice", "messages", 5, fresh).records == ["new"]  # read again,
+    assert [p.records for p in given] == [["row"]]  # given what it held to reuse
     assert cache.carry({"messages": 4}, {"messages": 6}, set()) == 0  # not the versions held

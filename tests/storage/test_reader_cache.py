@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from arborwiki.cluster.build import run_build
@@ -17,7 +18,7 @@ from arborwiki.core.config import Config, load_config
 from arborwiki.core.embedding import embedder_for
 from arborwiki.core.query.periods import NearPeriods, Period
 from arborwiki.storage.lance_store import LanceStore, sql_in, sql_str
-from arborwiki.storage.reader import LanceMemoryReader
+from arborwiki.storage.reader import Decoded, LanceMemoryReader, decode, row_digests
 from tests.builders import write_jsonl
 from tests.conftest import EXAMPLES
 
@@ -194,9 +195,13 @@ def test_a_new_run_and_a_rollback_are_never_answered_from_the_cache(
     day1 = cached.all_messages("alice")
     day1_claims = cached.all_claims("alice")
 
+    bob = cached.all_messages("bob")
     run_build(str(ARCHIVE), store, cfg)
     assert cached.all_messages("alice") == day1  # still pinned to run 1 until it refreshes
     assert cached.store.refresh() and plain.store.refresh()
+    # bob's rows are the same in the new run: read again, none decoded again
+    assert cached.all_messages("bob") == plain.all_messages("bob")
+    assert {id(r) for r in cached.all_messages("bob")} == {id(r) for r in bob}
     day2 = cached.all_messages("alice")
     assert len(day2) > len(day1) and day2 == plain.all_messages("alice")
     _same_reads(cached, plain, "alice")
@@ -235,3 +240,22 @@ def test_the_cache_holds_at_most_its_users_and_never_an_unpinned_table(
     latest = LanceMemoryReader(LanceStore(store, create=False), 8)  # reads the latest versions
     assert latest.all_messages("bob") == plain.all_messages("bob")
     assert latest.cache is not None and latest.cache.loads == 0
+
+
+def test_a_re_read_decodes_only_the_rows_it_has_not_seen() -> None:
+    rows = pa.table({"id": ["a", "b", "c"], "text": ["x", "y", "z"]})
+    calls: list[str] = []
+
+    def convert(row: dict) -> dict:
+        calls.append(row["id"])
+        return dict(row)
+
+    digests = row_digests(rows)
+    first = Decoded(decode(rows, convert, digests, None), digests)
+    assert calls == ["a", "b", "c"]
+    changed = pa.table({"id": ["c", "a", "b", "d"], "text": ["z", "x", "y2", "w"]})
+    calls.clear()
+    again = decode(changed, convert, row_digests(changed), first)
+    assert calls == ["b", "d"]  # a changed row and a new one; the rest kept, in the new order
+    assert again[0] is first.records[2] and again[1] is first.records[0]
+    assert again == changed.to_pylist()
