@@ -69,6 +69,38 @@ def build_store(store: Path, users: int, messages: int) -> None:
     print(summary.line())
 
 
+def timed_adds(
+    add: Callable[[str, str], object],
+    cited_ids: Callable[[str], list[str]],
+    adds: int,
+    tag: str,
+    pace: float,
+    between: Callable[[int], object] | None = None,
+) -> dict[str, list[float]]:
+    """Each add then a query that must cite it, `pace` seconds apart (the writer settles
+    the user in a pause: cluster/online.py); `between(i)` runs untimed before add i.
+    `add(message_id, text)` returns the ids it stored, `cited_ids(question)` the ids the
+    answer cites."""
+    timings: dict[str, list[float]] = {"add": [], "cited": []}
+    for i in range(adds):
+        if between is not None:
+            between(i)
+        code, mid = f"K{tag}{i:03d}Z", f"lat-{tag}-{i}"
+        started = time.perf_counter()
+        done = add(mid, f"My locker code at the climbing gym is {code}, do not lose it.")
+        added = time.perf_counter()
+        found = cited_ids(f"what is my locker code {code}?")
+        cited = time.perf_counter()
+        if done != [mid]:
+            raise AssertionError(f"add {i} stored nothing new: {done}")
+        if mid not in found:
+            raise AssertionError(f"add {i} is not cited by the next query")
+        timings["add"].append(added - started)
+        timings["cited"].append(cited - started)
+        time.sleep(pace)
+    return timings
+
+
 def latency(
     memory: MemoryStore,
     user: str,
@@ -77,27 +109,15 @@ def latency(
     pace: float,
     between: Callable[[int], object] | None = None,
 ) -> dict[str, list[float]]:
-    """Each add then a query that must cite it, `pace` seconds apart (the writer settles
-    the user in a pause: cluster/online.py); `between(i)` runs untimed before add i."""
-    timings: dict[str, list[float]] = {"add": [], "cited": []}
-    for i in range(adds):
-        if between is not None:
-            between(i)
-        code, mid = f"K{tag}{i:03d}Z", f"lat-{tag}-{i}"
-        text = f"My locker code at the climbing gym is {code}, do not lose it."
-        started = time.perf_counter()
-        done = memory.add(user, [{"message_id": mid, "role": "user", "text": text}])
-        added = time.perf_counter()
-        found = memory.query(user, f"what is my locker code {code}?")
-        cited = time.perf_counter()
-        if done.added != [mid]:
-            raise AssertionError(f"add {i} stored nothing new: {done}")
-        if mid not in [e.message_id for e in found.evidence]:
-            raise AssertionError(f"add {i} is not cited by the next query")
-        timings["add"].append(added - started)
-        timings["cited"].append(cited - started)
-        time.sleep(pace)
-    return timings
+    """`timed_adds` through the Python API, in this process."""
+
+    def add(mid: str, text: str) -> object:
+        return memory.add(user, [{"message_id": mid, "role": "user", "text": text}]).added
+
+    def cited_ids(question: str) -> list[str]:
+        return [e.message_id for e in memory.query(user, question).evidence]
+
+    return timed_adds(add, cited_ids, adds, tag, pace, between)
 
 
 def beside_writer(
@@ -143,30 +163,20 @@ def http_latency(
             raise AssertionError(f"{route}: {reply.status} {payload}")
         return payload  # type: ignore[no-any-return]
 
-    timings: dict[str, list[float]] = {"add": [], "cited": []}
+    def add(mid: str, text: str) -> object:
+        body = {"user_id": user, "messages": [{"message_id": mid, "text": text}]}
+        return post("/memory", body)["added"]
+
+    def cited_ids(question: str) -> list[str]:
+        found = post("/query", {"user_id": user, "question": question})
+        return [e["message_id"] for e in found["evidence"]]  # type: ignore[attr-defined]
+
     try:
-        for i in range(adds):
-            code, mid = f"H{tag}{i:03d}Z", f"http-{tag}-{i}"
-            text = f"My locker code at the climbing gym is {code}, do not lose it."
-            started = time.perf_counter()
-            done = post(
-                "/memory", {"user_id": user, "messages": [{"message_id": mid, "text": text}]}
-            )
-            added = time.perf_counter()
-            found = post("/query", {"user_id": user, "question": f"what is my locker code {code}?"})
-            cited = time.perf_counter()
-            if done["added"] != [mid]:
-                raise AssertionError(f"HTTP add {i} stored nothing new: {done}")
-            if mid not in [e["message_id"] for e in found["evidence"]]:  # type: ignore[attr-defined]
-                raise AssertionError(f"HTTP add {i} is not cited by the next query")
-            timings["add"].append(added - started)
-            timings["cited"].append(cited - started)
-            time.sleep(pace)
+        return timed_adds(add, cited_ids, adds, f"H{tag}", pace)
     finally:
         connection.close()
         stop_http()
         ray.shutdown()
-    return timings
 
 
 def partial_adds(view: LanceStore, user: str, tag: str) -> int:
