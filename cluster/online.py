@@ -42,7 +42,7 @@ import threading
 import time
 import uuid
 import weakref
-from collections import OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -53,6 +53,7 @@ import numpy as np
 import pyarrow as pa
 
 from arborwiki.backends.extractors import build_labeled_extractor
+from arborwiki.cluster.stages import caches_vectors, embedder_identity, extraction_cache, uses_cache
 from arborwiki.core.cached_embedder import CachedEmbedder
 from arborwiki.core.config import Config
 from arborwiki.core.embedding import embedder_for
@@ -63,6 +64,7 @@ from arborwiki.core.pipeline import compile_with_forest, user_windows
 from arborwiki.core.records import Message, QuarantineRow, RunRecord, UserMemory, Window
 from arborwiki.storage import tombstones
 from arborwiki.storage.archive.rows import RowValidator
+from arborwiki.storage.embed_cache import EmbedCache
 from arborwiki.storage.forget import stored_messages
 from arborwiki.storage.lance_store import LanceStore, sql_in
 from arborwiki.storage.online import RUN_PREFIX, Inbox, Unsettled, writer_lock
@@ -194,6 +196,12 @@ class OnlineWriter:
         self._drafts = _Memo(MEMO_ENTRIES)
         self._vectors: dict[str, Any] = {}
         self._extractor: LabeledExtractor | None = None
+        self._draft_cache = extraction_cache(cfg, store_path) if uses_cache(cfg) else None
+        self._vector_cache: EmbedCache | None = None  # opened at the first compile (its dim)
+        self._seeded: set[str] = set()  # users whose cached vectors this writer has read
+        self.made: Counter[str] = Counter()
+        """Windows drafted and texts embedded by this writer ("drafted", "embedded"), and
+        those read from the build's caches instead ("cached drafts", "cached vectors")."""
         self._live: dict[str, tuple[str, LiveMemory]] = {}  # user: (run it is true at, memory)
         self._to_settle: set[str] = set()
         self._last_add = 0.0
@@ -596,9 +604,30 @@ class OnlineWriter:
         self, messages: list[Message], cached: CachedEmbedder
     ) -> tuple[UserMemory, Forest]:
         """One user's whole memory and forest, as a build compiles it."""
+        if messages:
+            self._seed_vectors(messages[0].user_id, cached)
         uw = user_windows(messages, self.cfg)
         drafts = self._drafts_of(uw.windows, uw.keys)
-        return compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
+        made = cached.made
+        compiled = compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
+        self.made["embedded"] += cached.made - made
+        return compiled
+
+    def _seed_vectors(self, user: str, cached: CachedEmbedder) -> None:
+        """The vectors the build's cache holds for a user this writer has not compiled yet
+        (when the config caches them: `caches_vectors`), so its first add in a process
+        embeds what is new, not the whole history again (a transformer on the CPU: ~10 ms a
+        text)."""
+        if user in self._seeded or not caches_vectors(self.cfg.embed):
+            return
+        if self._vector_cache is None:
+            identity = embedder_identity(self.cfg.embed)
+            self._vector_cache = EmbedCache(self.store_path, identity, cached.dim)
+        stored = self._vector_cache.vectors([user]).get(user, {})
+        self._vectors.update(stored)
+        cached.known.update(stored)
+        self._seeded.add(user)
+        self.made["cached vectors"] += len(stored)
 
     def _cached_embedder(self) -> CachedEmbedder:
         """The configured embedder over the vectors this writer made before."""
@@ -615,7 +644,15 @@ class OnlineWriter:
     def _drafts_locked(self, windows: list[Window], keys: list[str]) -> list[Extraction]:
         known = {k: e for k in keys if (e := self._drafts.get(k)) is not None}
         missing = [i for i, k in enumerate(keys) if k not in known]
+        if missing and self._draft_cache is not None:  # what a build (or a run) drafted
+            stored = self._draft_cache.get(keys[i] for i in missing)
+            for key, extraction in stored.items():
+                known[key] = extraction
+                self._drafts.put(key, extraction)
+            missing = [i for i in missing if keys[i] not in known]
+            self.made["cached drafts"] += len(stored)
         if missing:
+            self.made["drafted"] += len(missing)
             if self._extractor is None:
                 self._extractor = build_labeled_extractor(self.cfg.extract)
             made = self._extractor.extract_labeled([windows[i] for i in missing])

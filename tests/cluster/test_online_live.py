@@ -155,6 +155,32 @@ def test_another_writers_runs_keep_the_live_memory_of_users_they_did_not_rewrite
     assert {f"live-{i}" for i in range(1, 6)} <= stored
 
 
+def test_a_writers_first_add_reads_the_builds_drafts_and_vectors(
+    ray_local: None, tmp_path: Path
+) -> None:
+    """With caches on (drafts of every extractor are cached the same way as rules drafts
+    with `cache_rules`; vectors whenever embedding has actors or a transformer), the first
+    add of a user in a process drafts and embeds only what is new: the history's drafts and
+    vectors come from what the build cached. The store ends as a writer without them
+    leaves it."""
+    caching = _cfg("extract.cache_rules=true", "embed.num_gpus=0", "embed.actors=1")
+    store, twin = tmp_path / "store", tmp_path / "twin"
+    assert run_build(str(ARCHIVE), str(store), caching).committed
+    shutil.copytree(store, twin)
+    writer = OnlineWriter(str(store), caching, NEVER)
+    writer.add("alice", [KAYAK])  # held nothing of alice: compiled in full
+    made = writer.made
+    assert made["cached drafts"] > 0 and made["cached vectors"] > 0
+    assert made["drafted"] <= 2  # the windows the new turn made
+    assert made["embedded"] < made["cached vectors"] / 4
+    plain = OnlineWriter(str(twin), _cfg(), NEVER)  # reads no cache: all drafted again
+    plain.add("alice", [KAYAK])
+    assert plain.made["drafted"] == made["cached drafts"] + made["drafted"]
+    assert not plain.made["cached drafts"] and not plain.made["cached vectors"]
+    for table, columns in (("forest_nodes", NODE), ("claims", CLAIM)):
+        assert _rows(store, table, columns) == _rows(twin, table, columns), table
+
+
 def test_a_writer_that_stops_before_settling_leaves_its_users_to_the_next_build(
     store: Path,
 ) -> None:
