@@ -6,8 +6,11 @@ loads each of those tables' rows of the user once (one scan per table), decodes 
 and answers later lookups from memory. Entries are keyed by the table's pinned version, so
 a new run, a rollback or a forget (which all move the current-run pointer and re-pin every
 table) is never answered from an older run's rows; tables that are not pinned (a store not
-following runs) are never cached. Lookups return the same records in the same order as
-the uncached reads (tests/storage/test_reader_cache.py).
+following runs) are never cached. On another run a user's rows are scanned again, but a
+row whose digest the entry of the previous run holds keeps its decoded record (and its
+search terms): only new or changed rows are decoded, and rows all the same keep the whole
+entry. Lookups return the same records in the same order as the uncached reads
+(tests/storage/test_reader_cache.py).
 """
 
 from __future__ import annotations
