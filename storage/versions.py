@@ -5,7 +5,8 @@ version of every table it left behind; the last row is the current-run pointer t
 following readers pin to (`LanceStore(follow_runs=True)`). A rollback restores each table to
 the target run's version (Lance `restore`: a new version with the old content, no copy) and
 only then appends its own row: a reader sees the store before the rollback or after it,
-never a mix. Retention deletes table versions no retained run points at.
+never a mix. Retention deletes table versions no retained run points at, and the rows of
+online commits a later run superseded.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from arborwiki.core.records import RunRecord
 from arborwiki.storage import tombstones
 from arborwiki.storage.lance_store import LanceStore, run_versions, sql_in, sql_str
 from arborwiki.storage.online import RUN_PREFIX as ONLINE_RUN_PREFIX
+from arborwiki.storage.online import writer_lock
 
 ROLLBACK_PREFIX = "rollback-"
 
@@ -132,13 +134,14 @@ def apply_retention(store: LanceStore, keep_runs: int, retention_hours: float) -
     older than `retention_hours` (a reader still pinned to a just-replaced run keeps its
     files meanwhile); the latest version of a table is never deleted. Returns the number of
     versions deleted per table."""
+    cutoff = datetime.now(UTC) - timedelta(hours=retention_hours)
+    trim_online_runs(store, cutoff)
     runs = store.runs()
     protected: dict[str, set[int]] = {}
     runs_kept = [r for r in runs if not r["run_id"].startswith(ONLINE_RUN_PREFIX)][-keep_runs:]
     for row in [*runs_kept, *runs[-1:]] if keep_runs > 0 else []:
         for name, version in run_versions(row).items():
             protected.setdefault(name, set()).add(version)
-    cutoff = datetime.now(UTC) - timedelta(hours=retention_hours)
     removed: dict[str, int] = {}
     names = [*store.versions(), *(["runs"] if runs else [])]
     for name in names:
@@ -155,6 +158,23 @@ def apply_retention(store: LanceStore, keep_runs: int, retention_hours: float) -
             table.to_lance().cleanup_old_versions(versions=old, error_if_tagged_old_versions=False)
             removed[name] = len(old)
     return removed
+
+
+def trim_online_runs(store: LanceStore, cutoff: datetime) -> int:
+    """Delete the rows of online runs that finished before `cutoff` and that a later build,
+    nightly, forget or rollback superseded; returns how many went. The runs table gains a row
+    per online commit and is read whole at every refresh and add; those rows are no
+    rollback target (`versions` lists builds), and a reader or writer that last read one
+    reads its users again, as it would after the run that superseded it. Under the writer
+    lock: an add's run row is never appended while rows go."""
+    with writer_lock(store.path):
+        runs = store.runs()
+        ids = [r["run_id"] for r in runs]
+        online = [i for i, run_id in enumerate(ids) if run_id.startswith(ONLINE_RUN_PREFIX)]
+        others = set(range(len(ids))) - set(online)
+        superseded = max(others, default=-1)  # the latest build, nightly, forget or rollback
+        old = [ids[i] for i in online if i < superseded and _utc(runs[i]["finished_at"]) < cutoff]
+        return store.delete("runs", sql_in("run_id", old)) if old else 0
 
 
 def purge_old_versions(store: LanceStore) -> None:

@@ -181,6 +181,35 @@ def test_online_commits_are_not_what_keep_runs_counts(store: Path) -> None:
     assert restorable[build["run_id"]]  # the build is still a rollback target
 
 
+def test_retention_drops_the_rows_of_online_commits_a_later_run_superseded(store: Path) -> None:
+    """The runs table gains a row per online commit and is read at every refresh: retention
+    drops those a later build, forget or rollback superseded, once old enough, and the
+    store reads and writes on."""
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    memory.add("alice", [{"message_id": "t1", "text": "first note"}])
+    memory.add("alice", [{"message_id": "t2", "text": "second note about the kayak"}])
+
+    def run_ids() -> list[str]:
+        return [r["run_id"] for r in LanceStore(store, create=False).runs()]
+
+    online = [r for r in run_ids() if r.startswith(RUN_PREFIX)]
+    assert len(online) >= 2
+    apply_retention(LanceStore(store, create=False), keep_runs=1, retention_hours=0.0)
+    assert set(online) <= set(run_ids())  # nothing after them yet
+    forgotten = memory.forget("alice", ["t1"]).run_id
+    memory.add("alice", [{"message_id": "t3", "text": "third note"}])
+    latest = run_ids()[-1]
+    apply_retention(LanceStore(store, create=False), keep_runs=1, retention_hours=24.0)
+    assert set(online) <= set(run_ids())  # too young
+    apply_retention(LanceStore(store, create=False), keep_runs=1, retention_hours=0.0)
+    left = run_ids()
+    assert not set(online) & set(left) and {forgotten, latest} <= set(left)
+    assert left[-1] == latest
+    memory.add("alice", [{"message_id": "t4", "text": "fourth note"}])
+    cited = memory.query("alice", "what did I note about the kayak?").evidence
+    assert "t2" in {e.message_id for e in cited}
+
+
 def test_a_writer_freezes_what_it_keeps_once_it_has_grown(
     store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
