@@ -204,7 +204,6 @@ def test_retention_drops_the_rows_of_online_commits_a_later_run_superseded(store
     apply_retention(LanceStore(store, create=False), keep_runs=1, retention_hours=0.0)
     left = run_ids()
     assert not set(online) & set(left) and {forgotten, latest} <= set(left)
-    assert left[-1] == latest
     memory.add("alice", [{"message_id": "t4", "text": "fourth note"}])
     cited = memory.query("alice", "what did I note about the kayak?").evidence
     assert "t2" in {e.message_id for e in cited}
