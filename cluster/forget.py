@@ -227,6 +227,7 @@ def _record(store: LanceStore, report: ForgetReport, previous: dict[str, Any] | 
             fingerprint="",
             counts={f"removed:{n}": c for n, c in report.removed.items()},
             watermark=json.loads((previous or {}).get("watermark") or "{}"),
+            users=[report.user_id],  # no other user's rows changed: theirs stay read
         )
     )
 

@@ -282,10 +282,11 @@ class OnlineWriter:
 
     def _catch_up(self, store: LanceStore, run_id: str) -> None:
         """Carry the live memories this writer holds to `run_id` across the runs that did
-        not rewrite their user (another writer's adds and settles of other users: another
-        process, another query replica); drop the rest (a build, forget or rollback, or
-        another writer's add to the same user). Without it, any run this writer did not
-        write made every user's next add a full compile."""
+        not rewrite their user (another writer's adds and settles of other users, from
+        another process or query replica; a forget of another user); drop the rest (a
+        build, nightly or rollback, a forget of their user, another writer's add to them).
+        Without it, any run this writer did not write made every user's next add a full
+        compile."""
         stale = {at for at, _ in self._live.values() if at != run_id}
         rewritten = {at: store.users_rewritten_since(at) for at in stale}
         for user, (at, memory) in list(self._live.items()):

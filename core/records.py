@@ -306,8 +306,8 @@ class RunRecord(Record):
     )
     users: list[str] | None = Field(
         None,
-        description="the users an online run rewrote; None: any user may have changed (a "
-        "build, forget or rollback, or a run recorded before runs named their users)",
+        description="the users an online run or a forget rewrote; None: any user may have "
+        "changed (a build, nightly or rollback, or a run recorded before runs named them)",
     )
 
 

@@ -226,7 +226,9 @@ def test_history_answers_with_the_callers_claims(base_url: str, built: tuple) ->
     assert message_ids_in(history) <= own_ids(store, "alice")
 
 
-def test_client_sends_a_query_to_the_idle_replica_and_a_write_to_its_users(base_url: str, cfg: Config) -> None:
+def test_client_sends_a_query_to_the_idle_replica_and_a_write_to_its_users(
+    base_url: str, cfg: Config
+) -> None:
     client = QueryClient.connect(cfg)
     assert len(client.replicas) == 2
     live = [0, 1]

@@ -19,6 +19,7 @@ from arborwiki.api import open_store
 from arborwiki.cluster.build import run_build
 from arborwiki.cluster.forget import forget
 from arborwiki.cluster.online import OnlineWriter, fold_online
+from arborwiki.cluster.store_admin import rollback_store
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.online import Unsettled
@@ -134,9 +135,9 @@ def test_a_turn_dated_before_the_latest_stored_one_is_compiled_in_full(store: Pa
 def test_another_writers_runs_keep_the_live_memory_of_users_they_did_not_rewrite(
     store: Path,
 ) -> None:
-    """Another process's writer (another query replica) adding to bob leaves this writer's
-    alice live: her next add is placed live, not compiled in full. Its add to alice, or a
-    forget (a run that names no users), drops her."""
+    """Another process's writer (another query replica) adding to bob, or a forget of bob's
+    message, leaves this writer's alice live: her next add is placed live, not compiled in
+    full. Its add to alice, or a rollback (a run that names no users), drops her."""
     writer, other = OnlineWriter(str(store), _cfg(), NEVER), OnlineWriter(str(store), _cfg(), NEVER)
     writer.add("alice", [KAYAK])
     other.add("bob", [{**KAYAK, "message_id": "bob-1"}])
@@ -148,11 +149,16 @@ def test_another_writers_runs_keep_the_live_memory_of_users_they_did_not_rewrite
     writer.add("alice", [PADDLE])
     assert _counts(store)["online_users_live"] == 0  # read again, compiled in full
     forget(str(store), _cfg(), "bob", ["bob-1"])
-    assert LanceStore(store, create=False).latest_run()["users"] is None  # type: ignore[index]
+    assert LanceStore(store, create=False).latest_run()["users"] == ["bob"]  # type: ignore[index]
     writer.add("alice", [_turn("live-5", "Bluebird's spare paddle came today.", 4)])
-    assert _counts(store)["online_users_live"] == 0
+    assert _counts(store)["online_users_live"] == 1  # alice still live
     stored = {m for (m,) in _rows(store, "messages", ["message_id"])}
     assert {f"live-{i}" for i in range(1, 6)} <= stored
+    now = LanceStore(store, create=False).latest_run()
+    assert now is not None
+    rollback_store(str(store), now["run_id"])  # the same tables, a run that names no users
+    writer.add("alice", [_turn("live-6", "The paddle fits Bluebird.", 5)])
+    assert _counts(store)["online_users_live"] == 0
 
 
 def test_a_writers_first_add_reads_the_builds_drafts_and_vectors(

@@ -12,8 +12,10 @@ import pytest
 
 from arborwiki.api import open_store
 from arborwiki.cluster.build import run_build
+from arborwiki.cluster.local_service import follow_now
 from arborwiki.cluster.nightly import run_nightly
 from arborwiki.cluster.online import fold_online, validate_rows
+from arborwiki.cluster.store_admin import rollback_store
 from arborwiki.core.config import load_config
 from arborwiki.core.records import Message
 from arborwiki.storage.lance_store import LanceStore
@@ -339,8 +341,8 @@ def test_a_writer_killed_mid_add_leaves_the_add_whole_or_absent(
 def test_an_add_keeps_the_other_users_cached_rows(store: Path) -> None:
     """After an add the writing process's reader re-reads only the user written to: every
     other user's cached rows are carried to the new run (their rows are the same), so their
-    next query reads nothing, across another writer's online runs too; a run that names no
-    users drops them all."""
+    next query reads nothing, across another writer's online runs and a forget of another
+    user too; a run that names no users drops them all."""
     from arborwiki.cluster.online import OnlineWriter
 
     memory = open_store(store, overrides=SAMPLE_SETTINGS)
@@ -367,8 +369,15 @@ def test_an_add_keeps_the_other_users_cached_rows(store: Path) -> None:
     memory.add("alice", [{"message_id": "carry-3", "role": "user", "text": "Sunny today."}])
     loads = cache.loads
     assert memory.query("bob", question) == before and cache.loads == loads  # carried
-    # a run that names no users (a forget, a build, a rollback) drops them all
+    # a forget names the user it forgot: bob is carried across it too
     memory.forget("carol", ["carry-2"])
+    loads = cache.loads
+    assert memory.query("bob", question) == before and cache.loads == loads  # carried
+    # a run that names no users (a build, a rollback) drops them all
+    now = LanceStore(store, create=False).latest_run()
+    assert now is not None
+    rollback_store(str(store), now["run_id"])
+    assert follow_now(service)  # as the next call does once `refresh_seconds` pass
     loads = cache.loads
     assert memory.query("bob", question) == before and cache.loads > loads  # read again
 
