@@ -609,10 +609,7 @@ class OnlineWriter:
             self._seed_vectors(messages[0].user_id, cached)
         uw = user_windows(messages, self.cfg)
         drafts = self._drafts_of(uw.windows, uw.keys)
-        made = cached.made
-        compiled = compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
-        self.made["embedded"] += cached.made - made
-        return compiled
+        return compile_with_forest(uw, drafts, self.cfg, cached)  # type: ignore[arg-type]
 
     def _seed_vectors(self, user: str, cached: CachedEmbedder) -> None:
         """The vectors the build's cache holds for a user this writer has not compiled yet
@@ -663,6 +660,7 @@ class OnlineWriter:
         return [known[k] for k in keys]
 
     def _remember(self, cached: CachedEmbedder) -> None:
+        self.made["embedded"] += len(cached.fresh)
         self._vectors.update(cached.fresh)
         while len(self._vectors) > MEMO_ENTRIES:
             self._vectors.pop(next(iter(self._vectors)))
