@@ -15,8 +15,9 @@ Builds (or reuses, `--store`) a store of `--users` synthetic users with `--messa
    ingress with a bearer token): `POST /memory`, then `POST /query` must cite it.
 3. load: `--writers` threads each adding two messages at a time (a pair) to its own user and
    `--readers` threads querying random users, for `--seconds`; then every acknowledged id
-   is looked up in the store: lost (acknowledged, not stored) and duplicated (stored twice)
-   ids are counted, as are errors and online commits (adds that arrived together share one).
+   is looked up in the store at its committed run: lost (acknowledged, not stored) and
+   duplicated (stored twice) ids are counted, as are errors and online commits (adds that
+   arrived together share one).
    A partial read: a query whose evidence cites one message of a pair while the tables of
    the run it read lack the other (every reader checks each pair it is cited, at the run
    its answer names).
@@ -250,7 +251,9 @@ def load(
         t.start()
     for t in threads:
         t.join()
-    lance = LanceStore(store, create=False)
+    # at the committed run, as every reader reads: the latest table versions may be a
+    # settle's replace of a user between its delete and its append (rows not yet back)
+    lance = LanceStore(store, create=False, follow_runs=True)
     stored = Counter[tuple[str, str]]()
     for user in users:
         for row in lance.rows("messages", user, columns=["message_id"]):

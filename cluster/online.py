@@ -399,19 +399,16 @@ class OnlineWriter:
         return done
 
     def _settle_aside(self, user: str) -> bool:
-        """Settle `user` from the live memory this writer holds as of the current run:
-        compiled with no lock held, then, under the commit, the turns added meanwhile
-        placed live on top (the user stays to settle again) and the rows replaced. False
-        (nothing done) when the writer does not hold the user as of the current run, or
-        something other than its own live adds placed the user meanwhile: the caller
-        settles it from the store, under the commit."""
+        """Settle `user` from the live memory this writer holds: compiled with no lock
+        held, then, under the commit, the turns added meanwhile placed live on top (the
+        user stays to settle again) and the rows replaced. False (nothing published) when
+        the writer does not hold the user, or, checked under the commit, it no longer holds
+        it as of the current run (`_catch_up`: something other than its own live adds
+        rewrote the user meanwhile): the caller settles it from the store, under the
+        commit."""
         with self._commit_lock:
-            store = LanceStore(self.store_path, create=False)
-            current = store.latest_run()
-            if current is not None:
-                self._catch_up(store, current["run_id"])
-            at, live = self._live.get(user, ("", None))
-        if live is None or current is None or at != current["run_id"]:
+            _, live = self._live.get(user, ("", None))
+        if live is None:
             return False
         base = live.memory.messages
         cached = _StepAside(self._cached_embedder(), self._yield_to_adds)

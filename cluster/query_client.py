@@ -8,9 +8,9 @@ round-robins); a write goes to its user's replica, whose writer holds that user 
 replica runs at most `max_in_flight` batches at once; calls that arrive while it is busy
 wait in the client and go out together, as one `QueryActor.batch` call, when its batch
 returns. A lone caller's call goes out at once, alone; 32 callers share a handful of round
-trips. It is thread-safe (benchmark threads, HTTP handlers) and works from sync or async code. A
-replica that died (killed, node lost) is dropped and its calls go to the next one, so
-losing one of N replicas costs no failed request.
+trips. It is thread-safe (benchmark threads, HTTP handlers) and works from sync or async
+code. A replica that died (killed, node lost) is dropped and its calls go to the next one,
+so losing one of N replicas costs no failed request.
 """
 
 from __future__ import annotations

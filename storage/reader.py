@@ -141,10 +141,9 @@ def decode(
     the same way is its record again, only the others are decoded (an add changes a
     handful of a long history's rows; decoding all of them again was most of the next
     query after it)."""
-    old = None if previous is None else previous.digests
-    if old is None or previous is None:
+    if previous is None or previous.digests is None:
         return [convert(r) for r in rows.to_pylist()]
-    known = dict(zip(old.tolist(), previous.records, strict=True))
+    known = dict(zip(previous.digests.tolist(), previous.records, strict=True))
     keys = digests.tolist()
     fresh = [i for i, key in enumerate(keys) if key not in known]
     decoded = dict(zip(fresh, (convert(r) for r in rows.take(fresh).to_pylist()), strict=True))

@@ -165,7 +165,7 @@ def trim_online_runs(store: LanceStore, cutoff: datetime) -> int:
     nightly, forget or rollback superseded; returns how many went. The runs table gains a row
     per online commit and is read whole at every refresh and add; those rows are no
     rollback target (`versions` lists builds), and a reader or writer that last read one
-    reads its users again, as it would after the run that superseded it. Under the writer
+    reads every user again (`users_rewritten_since` finds no such run). Under the writer
     lock: an add's run row is never appended while rows go."""
     with writer_lock(store.path):
         runs = store.runs()
