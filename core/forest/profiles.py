@@ -60,10 +60,11 @@ class ThreadProfiles:
         self._turns = unit_tfidf(counts, idf)
         self._turn_owner = owner
         self._profiles = unit_tfidf(bags, idf)
-        trees = sorted({tree_of[t] for t in self.trajectory_ids})
-        self._tree_index = np.asarray([trees.index(tree_of[t]) for t in self.trajectory_ids])
+        self.roots = sorted({tree_of[t] for t in self.trajectory_ids})
+        self.root_of = {t: tree_of[t] for t in self.trajectory_ids}
+        self._tree_index = np.asarray([self.roots.index(tree_of[t]) for t in self.trajectory_ids])
         member = sparse.csr_matrix(
-            (np.ones(n), (self._tree_index, np.arange(n))), shape=(len(trees), n)
+            (np.ones(n), (self._tree_index, np.arange(n))), shape=(len(self.roots), n)
         )
         self._trees = normalize(member @ self._profiles).tocsr()
 
@@ -75,14 +76,15 @@ class ThreadProfiles:
         vector = normalize(self._vectorizer.transform([turn]).log1p() @ self._idf)
         return vector if vector.nnz else None
 
-    def cosines(self, turn: str) -> dict[str, float]:
-        """The turn's cosine to each trajectory's profile (empty when it shares no content
-        word with any stored turn): what the build's decoder scores an exchange by."""
+    def tree_cosines(self, turn: str) -> dict[str, float]:
+        """The turn's cosine to each tree's profile (its trajectories on every day), by the
+        tree's root: a thread as the build's decoder weighs one, not one visit of it (empty
+        when the turn shares no content word with any stored turn)."""
         vector = self._vector(turn)
         if vector is None:
             return {}
-        found = (self._profiles @ vector.T).toarray().ravel()
-        return dict(zip(self.trajectory_ids, found.tolist(), strict=True))
+        found = (self._trees @ vector.T).toarray().ravel()
+        return dict(zip(self.roots, found.tolist(), strict=True))
 
     def match(self, turn: str, order: Sequence[str] = ()) -> ThreadMatch | None:
         """The best tree for `turn`, then its best trajectory (ties: latest in `order`);
@@ -90,18 +92,35 @@ class ThreadProfiles:
         vector = self._vector(turn)
         if vector is None:
             return None
-        closest = np.zeros(len(self.trajectory_ids))
-        np.maximum.at(closest, self._turn_owner, (self._turns @ vector.T).toarray().ravel())
+        closest = self._closest(vector)
         if closest.max() <= 0.0:
             return None
         closest_in_tree = np.zeros(self._trees.shape[0])
         np.maximum.at(closest_in_tree, self._tree_index, closest)
         tree_scores = (self._trees @ vector.T).toarray().ravel() + closest_in_tree
         best_tree = int(tree_scores.argmax())
+        best, score = self._member(vector, closest, best_tree, order)
+        return ThreadMatch(best, score, float(tree_scores[best_tree]))
+
+    def in_tree(self, turn: str, root: str, order: Sequence[str] = ()) -> str:
+        """The trajectory of `root`'s tree that `turn` continues, chosen as `match` chooses
+        one (its profile's cosine plus its closest turn's; ties: latest in `order`)."""
+        vector = self._vector(turn)
+        if vector is None:
+            raise ValueError("the turn shares no word with any stored turn")
+        return self._member(vector, self._closest(vector), self.roots.index(root), order)[0]
+
+    def _closest(self, vector: sparse.csr_matrix) -> np.ndarray:
+        """Each trajectory's highest cosine of one of its stored turns to the turn."""
+        closest = np.zeros(len(self.trajectory_ids))
+        np.maximum.at(closest, self._turn_owner, (self._turns @ vector.T).toarray().ravel())
+        return closest
+
+    def _member(
+        self, vector: sparse.csr_matrix, closest: np.ndarray, tree: int, order: Sequence[str]
+    ) -> tuple[str, float]:
         own = (self._profiles @ vector.T).toarray().ravel() + closest
         rank = {t: i for i, t in enumerate(order)}
-        members = np.flatnonzero(self._tree_index == best_tree)
+        members = np.flatnonzero(self._tree_index == tree)
         best = max(members, key=lambda i: (own[i], rank.get(self.trajectory_ids[i], -1)))
-        return ThreadMatch(
-            self.trajectory_ids[best], float(own[best]), float(tree_scores[best_tree])
-        )
+        return self.trajectory_ids[best], float(own[best])

@@ -125,10 +125,11 @@ def place_turn(
     continues the active state, the user's latest trajectory: it says nothing that could
     start or name another task. A turn of the dialogue in progress (`session` is the session
     of the user's latest stored message) stays on it as the build's decoder would
-    (core/episodes.py `refine`): unless another trajectory's profile is closer by more than
-    `episodes.switch_penalty` (nothing, when the turn carries a shift cue: "also", "looking
-    for"); it then goes to the closest, when that reaches `attach.turn_similarity`; with no
-    word any stored turn has, it stays. Any other turn: the thread whose profile it is
+    (core/episodes.py `refine`): unless another thread's profile (a tree's) is closer than
+    its own thread's by more than `episodes.switch_penalty` (nothing, when the turn carries
+    a shift cue: "also", "looking for"); it then goes to that thread's trajectory closest to
+    it, when the thread reaches `attach.turn_similarity`; with no word any stored turn has,
+    it stays. Any other turn: the thread whose profile it is
     closest to (its closest trajectory), when the cosine reaches `turn_similarity`; else
     the forest's cascade (`Forest.locate`)."""
     if entry.order and not content_tokens(turn_text):
@@ -145,21 +146,26 @@ def place_turn(
 
 def _in_dialogue(entry: UserForest, turn_text: str, cfg: Config) -> Placement | None:
     """The dialogue in progress's turn: stay on its trajectory, or switch as the decoder
-    would. A turn that shares no word with any stored turn stays too: nothing in it names
-    another task ("I will be going to Ely.", the town new to the store)."""
+    would. Threads are compared, as the decoder compares them (a tree: a thread's
+    trajectories on every day), not single visits: the dialogue's own visit holds only what
+    was said so far ("book it for four people" shares nothing with "a hotel called
+    Warkworth" yet), while some other short visit shares a request word. A turn that shares
+    no word with any stored turn stays too: nothing in it names another task ("I will be
+    going to Ely.", the town new to the store)."""
     active = entry.order[-1]
-    cosines = entry.profiles.cosines(turn_text)
+    cosines = entry.profiles.tree_cosines(turn_text)
     if not cosines:
         return entry.forest.at_tail(active, "continuation", 0.0)
-    rank = {t: i for i, t in enumerate(entry.order)}
-    best = max(cosines, key=lambda t: (cosines[t], rank.get(t, -1)))
+    here = entry.profiles.root_of.get(active)  # None: the latest visit kept no text
+    best = max(cosines, key=lambda root: (cosines[root], root == here))
     cue = has_cue(turn_text, cfg.episodes.shift_cues)
     penalty = 0.0 if cue else cfg.episodes.switch_penalty
-    stay = cosines.get(active, 0.0)
+    stay = cosines.get(here, 0.0) if here else 0.0
     if stay >= cosines[best] - penalty:
         return entry.forest.at_tail(active, "continuation", stay)
     if cosines[best] >= cfg.attach.turn_similarity:
-        return entry.forest.at_tail(best, "thread", cosines[best])
+        target = entry.profiles.in_tree(turn_text, best, entry.order)
+        return entry.forest.at_tail(target, "thread", cosines[best])
     return None
 
 

@@ -408,26 +408,88 @@ def test_a_turn_of_the_dialogue_in_progress_stays_on_its_task_unless_it_turns_aw
     cfg: Config, embedder
 ) -> None:
     """Given the session of the latest stored message, a turn stays on that dialogue's
-    trajectory unless another's profile is closer by more than `episodes.switch_penalty`
-    (0.2), or by anything when the turn carries a shift cue ("also"); without that session,
-    the closest thread (stage "thread") as before."""
+    trajectory unless another thread's profile is closer by more than
+    `episodes.switch_penalty` (0.2), or by anything when the turn carries a shift cue
+    ("also"); without that session, the closest thread (stage "thread") as before."""
     reader = _dialogue_reader(cfg, embedder)
     service = QueryService(reader, embedder, cfg)
     profiles = service._forests.get(reader, "u1", cfg).profiles
+    run, laptop = profiles.root_of["traj_run"], profiles.root_of["traj_laptop"]
     near = "how long until the keys work again?"  # "long" is the marathon's word
-    cos = profiles.cosines(near)
-    assert 0 < cos["traj_run"] - cos["traj_laptop"] < cfg.episodes.switch_penalty
+    cos = profiles.tree_cosines(near)
+    assert 0 < cos[run] - cos[laptop] < cfg.episodes.switch_penalty
     stayed = service.localize("u1", near, session_id="sess3")
     assert (stayed.trajectory_id, stayed.stage) == ("traj_laptop", "continuation")
     assert service.localize("u1", near).stage == "thread"  # no dialogue said: its words
     assert service.localize("u1", near, session_id="sess2").stage == "thread"  # not the latest
     away = "what about the river?"  # the marathon's alone, by more than the penalty
-    cos = profiles.cosines(away)
-    assert cos["traj_run"] - cos.get("traj_laptop", 0.0) > cfg.episodes.switch_penalty
+    cos = profiles.tree_cosines(away)
+    assert cos[run] - cos[laptop] > cfg.episodes.switch_penalty
     moved = service.localize("u1", away, session_id="sess3")
     assert (moved.trajectory_id, moved.stage) == ("traj_run", "thread")
     cued = service.localize("u1", "also, how long until the keys work again?", session_id="sess3")
     assert cued.trajectory_id == "traj_run"  # a shift cue: no penalty to leave
+
+
+def _second_visit_reader(cfg: Config, embedder) -> DictReader:
+    """The marathon thread visited twice: the first visit (traj_run, two days) says long run
+    and river; the dialogue in progress (sess5, the latest) is its second visit, a branch of
+    the same tree (traj_run2) that has only talked shoes so far. The laptop thread beside."""
+    said = {
+        "s1": ("traj_run", "sess0", "I signed up for the Portland marathon, long run 10 miles"),
+        "s2": ("traj_run", "sess1", "marathon plan: long run of 14 miles along the river"),
+        "s4": ("traj_laptop", "sess3", "my cat knocked tea onto my laptop keyboard"),
+        "s5": ("traj_run2", "sess5", "new shoes for the marathon, which ones?"),
+    }
+    vectors = embedder.embed([text for _, _, text in said.values()])
+    snaps = [
+        snap(sid, vectors[i].tolist(), session=session, minute=i * 60, summary=text)
+        for i, (sid, (_, session, text)) in enumerate(said.items())
+    ]
+    run = chain_nodes(snaps[:2], "traj_run")
+    laptop = chain_nodes(snaps[2:3], "traj_laptop")[0].model_copy(update={"seq": 2})
+    branch = chain_nodes(snaps[3:], "traj_run2")[0].model_copy(
+        update={"parent_id": run[1].node_id, "root_id": run[0].node_id, "depth": 2, "seq": 3}
+    )
+    reader = DictReader()
+    reader.snapshots_ = snaps
+    reader.nodes_ = [*run, laptop, branch]
+    reader.trajectories_ = Forest.from_records(
+        "u1", cfg.attach, snaps, reader.nodes_, []
+    ).trajectories
+    for i, (sid, (traj, session, text)) in enumerate(said.items()):
+        mid = f"{sid}-m0"
+        reader.messages_.append(
+            make_message(
+                mid, text, user_id="u1", session_id=session, timestamp=T0 + timedelta(hours=i)
+            )
+        )
+        reader.placed[mid] = (sid, traj)
+    return reader
+
+
+def test_the_dialogue_in_progress_is_weighed_as_its_thread_not_as_its_visit(
+    cfg: Config, embedder
+) -> None:
+    """The second visit of the marathon thread has said only "shoes": a turn about the long
+    run along the river is its thread's, so it stays on the visit in progress, though the
+    first visit alone is closer to it by more than the penalty (visit by visit, it went
+    back there); a turn the laptop thread is closer to by more than the penalty goes to it."""
+    reader = _second_visit_reader(cfg, embedder)
+    service = QueryService(reader, embedder, cfg)
+    entry = service._forests.get(reader, "u1", cfg)
+    tree_of = entry.forest.tree_of()
+    assert tree_of["traj_run"] == tree_of["traj_run2"] != tree_of["traj_laptop"]
+    turn = "is a long run along the river too much this week?"
+    assert entry.profiles.match(turn).trajectory_id == "traj_run"  # the first visit's words
+    stayed = service.localize("u1", turn, session_id="sess5")
+    assert (stayed.decision, stayed.trajectory_id, stayed.stage) == (
+        "CONTINUE",
+        "traj_run2",
+        "continuation",
+    )
+    moved = service.localize("u1", "the cat and the tea on my keyboard", session_id="sess5")
+    assert (moved.trajectory_id, moved.stage) == ("traj_laptop", "thread")
 
 
 def test_a_turn_of_the_dialogue_in_progress_with_only_new_words_stays_on_its_task(
@@ -439,9 +501,8 @@ def test_a_turn_of_the_dialogue_in_progress_with_only_new_words_stays_on_its_tas
     reader = _dialogue_reader(cfg, embedder)
     service = QueryService(reader, embedder, cfg)
     turn = "Pick me up in Ely"
-    assert content_tokens(turn) and not service._forests.get(reader, "u1", cfg).profiles.cosines(
-        turn
-    )
+    profiles = service._forests.get(reader, "u1", cfg).profiles
+    assert content_tokens(turn) and not profiles.tree_cosines(turn)
     stayed = service.localize("u1", turn, session_id="sess3")
     assert (stayed.decision, stayed.trajectory_id, stayed.stage) == (
         "CONTINUE",
