@@ -130,6 +130,9 @@ class CommitScope:
     replace_quarantine: bool = True
     tombstones: Tombstones = field(default_factory=Tombstones)
     """The tombstones the read dropped rows by: the commit checks they still hold."""
+    names_users: bool = False
+    """The run row names the users it rebuilt (a nightly run: every other user's rows stay
+    byte for byte, so writers and readers keep theirs); a full build names none."""
 
 
 @dataclass
@@ -561,6 +564,7 @@ def _record_run(
             counts=dict(counts),
             versions=store.versions(),
             watermark=scope.watermark | {"failed_users": summary.failed_users, "seconds": seconds},
+            users=list(summary.user_ids) if scope.names_users else None,
         )
     )
 

@@ -223,7 +223,7 @@ def _nightly(
         fallback = _describe_new(report, specs, store_dir, cfg, fmt)
     else:
         after = {c.path: c.mark for c in changes if c.mark is not None}
-        scope = CommitScope(str(input_path), [], {}, replace_quarantine=False)
+        scope = CommitScope(str(input_path), [], {}, replace_quarantine=False, names_users=True)
         fallback = _build_new(report, specs, after, store_dir, cfg, scope, progress, fmt)
     if fallback is not None:
         return _full(input_path, store_dir, cfg, fallback, dry_run, progress, started, fmt)

@@ -306,8 +306,9 @@ class RunRecord(Record):
     )
     users: list[str] | None = Field(
         None,
-        description="the users an online run or a forget rewrote; None: any user may have "
-        "changed (a build, nightly or rollback, or a run recorded before runs named them)",
+        description="the users an online run, a forget or a nightly run rewrote; None: any "
+        "user may have changed (a full build or a rollback, or a run recorded before runs "
+        "named them)",
     )
 
 

@@ -146,7 +146,7 @@ class LanceStore:
     def users_rewritten_since(self, run_id: str) -> frozenset[str] | None:
         """The users whose rows the runs recorded after `run_id` rewrote, up to the current
         one: what a reader or writer holding `run_id`'s rows must read again. None when any
-        user may have changed: a later run names no users (a build, nightly or rollback), or
+        user may have changed: a later run names no users (a full build or a rollback), or
         `run_id` is no longer a recorded run."""
         rows = self._runs_in_order()
         if rows is None:

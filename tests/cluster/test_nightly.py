@@ -153,6 +153,9 @@ def test_first_nightly_is_a_full_build_and_runs_record_watermarks(history, cfg) 
     ordered = sorted(runs, key=lambda r: r["finished_at"])[:3]  # days 1-3 (then a rollback)
     marks = [json.loads(r["watermark"]) for r in ordered]
     assert [m["mode"] for m in marks] == ["full", "incremental", "incremental"]
+    # an incremental run names the users it rebuilt (writers and readers keep the others'
+    # rows, byte for byte the same: test_day2_changes_only_the_touched_users_rows)
+    assert [r["users"] for r in ordered] == [None, sorted(TOUCHED), [DAY3_USER]]
     assert {m["config_hash"] for m in marks} == {config_hash(cfg)}
     assert all(m["failed_users"] == [] and m["seconds"]["total"] > 0 for m in marks)
     assert [sorted(Path(p).name for p in m["files"]) for m in marks] == [
