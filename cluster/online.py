@@ -283,8 +283,9 @@ class OnlineWriter:
     def _catch_up(self, store: LanceStore, run_id: str) -> None:
         """Carry the live memories this writer holds to `run_id` across the runs that did
         not rewrite their user (another writer's adds and settles of other users, from
-        another process or query replica; a forget of another user); drop the rest (a
-        build, nightly or rollback, a forget of their user, another writer's add to them).
+        another process or query replica; a forget of another user; a nightly that rebuilt
+        others); drop the rest (a full build or a rollback, a nightly that rebuilt their
+        user, a forget of their user, another writer's add to them).
         Without it, any run this writer did not write made every user's next add a full
         compile."""
         stale = {at for at, _ in self._live.values() if at != run_id}
