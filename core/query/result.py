@@ -218,6 +218,8 @@ class LocalizeResult(BaseModel):
             titled = f" {self.title!r}" if self.title else ""
             head += f" trajectory{titled} {self.trajectory_id} node {self.node_id}"
         lines = [head] + ([f"note: {self.note}"] if self.note else [])
+        if not self.stored_extractors:  # no stored state at all: a new user, or a typo
+            lines.append(f"no memory for user {self.user_id!r} here (user ids match exactly)")
         for depth, step in enumerate(self.path):
             cites = ",".join(step.message_ids)
             lines.append(f"  {'  ' * depth}{step.timestamp:%Y-%m-%d} {step.summary} [{cites}]")

@@ -431,6 +431,18 @@ def test_a_turn_of_the_dialogue_in_progress_stays_on_its_task_unless_it_turns_aw
     assert cued.trajectory_id == "traj_run"  # a shift cue: no penalty to leave
 
 
+def test_a_turn_for_a_user_the_store_does_not_hold_says_so(cfg: Config, embedder) -> None:
+    """NEW for a user with no stored state, and the text says the store holds no memory for
+    that id (a mistyped id reads differently from a new user's first turn only there)."""
+    reader = _dialogue_reader(cfg, embedder)
+    service = QueryService(reader, embedder, cfg)
+    unknown = service.localize("u9", "how long until the keys work again?")
+    assert (unknown.decision, unknown.stored_extractors) == ("NEW", [])
+    assert "no memory for user 'u9' here (user ids match exactly)" in unknown.text().splitlines()
+    held = service.localize("u1", "how long until the keys work again?")
+    assert "no memory" not in held.text()
+
+
 def _second_visit_reader(cfg: Config, embedder) -> DictReader:
     """The marathon thread visited twice: the first visit (traj_run, two days) says long run
     and river; the dialogue in progress (sess5, the latest) is its second visit, a branch of
