@@ -77,6 +77,19 @@ def test_a_dead_replica_costs_no_failed_call(store: str) -> None:
     client = QueryClient.connect(cfg)
     ray.kill(first, no_restart=True)
     assert [client.call("health") for _ in range(6)] == ["ok"] * 6
-    ray.kill(client.replicas[1], no_restart=True)
+    last = client.replicas[1]
+    ray.kill(last, no_restart=True)
+    _wait_dead(last)  # ray.kill returns before the actor is gone: a call may still land
     with pytest.raises(RuntimeError, match="every query replica died"):
         client.call("health")
+
+
+def _wait_dead(actor: ray.actor.ActorHandle, seconds: float = 30.0) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            ray.get(actor.health.remote(), timeout=5)
+        except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the killed replica still answers")
