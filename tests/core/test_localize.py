@@ -394,6 +394,12 @@ def _dialogue_reader(cfg: Config, embedder) -> DictReader:
         ("l1", "s4", "traj_laptop", "sess3", "my cat knocked tea onto my laptop"),
         ("l2", "s4", "traj_laptop", "sess3", "the keyboard is drying upside down, how long?"),
     ]
+    _say(reader, said)
+    return reader
+
+
+def _say(reader: DictReader, said: list[tuple[str, str, str, str, str]]) -> None:
+    """u1's messages (id, snapshot, trajectory, session, text), an hour apart, placed."""
     for i, (mid, sid, traj, session, text) in enumerate(said):
         reader.messages_.append(
             make_message(
@@ -401,7 +407,6 @@ def _dialogue_reader(cfg: Config, embedder) -> DictReader:
             )
         )
         reader.placed[mid] = (sid, traj)
-    return reader
 
 
 def test_a_turn_of_the_dialogue_in_progress_stays_on_its_task_unless_it_turns_away(
@@ -469,14 +474,7 @@ def _second_visit_reader(cfg: Config, embedder) -> DictReader:
     reader.trajectories_ = Forest.from_records(
         "u1", cfg.attach, snaps, reader.nodes_, []
     ).trajectories
-    for i, (sid, (traj, session, text)) in enumerate(said.items()):
-        mid = f"{sid}-m0"
-        reader.messages_.append(
-            make_message(
-                mid, text, user_id="u1", session_id=session, timestamp=T0 + timedelta(hours=i)
-            )
-        )
-        reader.placed[mid] = (sid, traj)
+    _say(reader, [(f"{sid}-m0", sid, *placed) for sid, placed in said.items()])
     return reader
 
 
