@@ -45,6 +45,7 @@ from arborwiki.storage.tables import MESSAGE_REF_COLUMNS as MESSAGE_COLUMNS
 
 to_record = row_to_record  # the one row → record conversion (core.schema)
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 def to_message_ref(row: dict[str, Any]) -> MessageRef:
@@ -143,11 +144,27 @@ def decode(
     query after it)."""
     if previous is None or previous.digests is None:
         return [convert(r) for r in rows.to_pylist()]
-    known = dict(zip(previous.digests.tolist(), previous.records, strict=True))
+    return kept_by_digest(
+        digests,
+        previous.digests,
+        previous.records,
+        lambda fresh: [convert(r) for r in rows.take(fresh).to_pylist()],
+    )
+
+
+def kept_by_digest(
+    digests: np.ndarray,
+    previous_digests: np.ndarray,
+    previous: Sequence[T],
+    make: Callable[[list[int]], list[T]],
+) -> list[T]:
+    """One item per row: the item `previous` held for a row of the same digest, else one
+    `make` makes (it is given the positions of the rows no previous item covers)."""
+    known = dict(zip(previous_digests.tolist(), previous, strict=True))
     keys = digests.tolist()
     fresh = [i for i, key in enumerate(keys) if key not in known]
-    decoded = dict(zip(fresh, (convert(r) for r in rows.take(fresh).to_pylist()), strict=True))
-    return [decoded[i] if i in decoded else known[key] for i, key in enumerate(keys)]
+    made = dict(zip(fresh, make(fresh), strict=True))
+    return [made[i] if i in made else known[key] for i, key in enumerate(keys)]
 
 
 def _vectors(column: pa.ChunkedArray) -> np.ndarray:
@@ -305,9 +322,12 @@ class LanceMemoryReader:
             texts = search_texts(rows) if search_texts else rows[text_column].to_pylist()
             terms = None
             if previous is not None and previous.digests is not None:  # unchanged rows' terms
-                held = dict(zip(previous.digests.tolist(), previous.index.terms, strict=True))
-                pairs = zip(digests.tolist(), texts, strict=True)
-                terms = [held[k] if k in held else analyze(t) for k, t in pairs]
+                terms = kept_by_digest(
+                    digests,
+                    previous.digests,
+                    previous.index.terms,
+                    lambda fresh: [analyze(texts[i]) for i in fresh],
+                )
             index = UserSearch(texts, _vectors(rows["vector"]), terms)
             trajectory_ids = (
                 rows["trajectory_id"].to_numpy(zero_copy_only=False)
