@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arborwiki.core.query.result import ClaimLine
+from arborwiki.core.query.result import ClaimLine, no_memory_line
 
 TITLE_SEPARATOR = "; "
 
@@ -31,6 +31,6 @@ def render_result(result: dict[str, Any], max_evidence: int = 8) -> str:
         lines.append("  " + ClaimLine.model_validate(c).labelled())
     if not (result["pages"] or result["candidate_trajectories"] or evidence):
         # Every stored user has an index page: nothing routed means nothing stored.
-        lines.append(f"  no memory for user {result['user_id']!r} here (user ids match exactly)")
+        lines.append(f"  {no_memory_line(result['user_id'])}")
     lines.append(f"  context tokens: {result['context_tokens']}")
     return "\n".join(lines)

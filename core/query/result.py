@@ -33,6 +33,12 @@ def fit_lines(lines: list[str], max_chars: int | None, more: str = "") -> str:
     return text  # unreachable: the text did not fit, so some line did not
 
 
+def no_memory_line(user_id: str) -> str:
+    """What a read of a user the store holds nothing of says: a new user reads the same as
+    a mistyped id, so the text names the id and how ids match."""
+    return f"no memory for user {user_id!r} here (user ids match exactly)"
+
+
 class PageRef(BaseModel):
     """A wiki page the question was routed to."""
 
@@ -219,7 +225,7 @@ class LocalizeResult(BaseModel):
             head += f" trajectory{titled} {self.trajectory_id} node {self.node_id}"
         lines = [head] + ([f"note: {self.note}"] if self.note else [])
         if not self.stored_extractors:  # no stored state at all: a new user, or a typo
-            lines.append(f"no memory for user {self.user_id!r} here (user ids match exactly)")
+            lines.append(no_memory_line(self.user_id))
         for depth, step in enumerate(self.path):
             cites = ",".join(step.message_ids)
             lines.append(f"  {'  ' * depth}{step.timestamp:%Y-%m-%d} {step.summary} [{cites}]")
