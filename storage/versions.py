@@ -169,11 +169,14 @@ def trim_online_runs(store: LanceStore, cutoff: datetime) -> int:
     lock: an add's run row is never appended while rows go."""
     with writer_lock(store.path):
         runs = store.runs()
-        ids = [r["run_id"] for r in runs]
-        online = [i for i, run_id in enumerate(ids) if run_id.startswith(ONLINE_RUN_PREFIX)]
-        others = set(range(len(ids))) - set(online)
-        superseded = max(others, default=-1)  # the latest build, nightly, forget or rollback
-        old = [ids[i] for i in online if i < superseded and _utc(runs[i]["finished_at"]) < cutoff]
+        online = [r["run_id"].startswith(ONLINE_RUN_PREFIX) for r in runs]
+        # the online runs before the latest build, nightly, forget or rollback are superseded
+        superseded = max((i for i, is_online in enumerate(online) if not is_online), default=0)
+        old = [
+            run["run_id"]
+            for run, is_online in zip(runs[:superseded], online, strict=False)
+            if is_online and _utc(run["finished_at"]) < cutoff
+        ]
         return store.delete("runs", sql_in("run_id", old)) if old else 0
 
 
