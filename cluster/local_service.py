@@ -136,6 +136,8 @@ class MemoryWrites:
             result: BaseModel = AddResult(**self._writer.add(*args).to_dict())
         elif method == "forget":
             report = forget(self.store_path, self.cfg, *args)
+            if self._writer is not None:
+                self._writer.forgot(report.user_id)
             removed = report.removed
             result = ForgetResult(
                 user_id=report.user_id,

@@ -20,7 +20,8 @@ place the turns added meanwhile and replace the user's rows. Any other add (a us
 writer does not hold, a turn dated before the latest stored one) is compiled in full at
 once. Users placed live and not yet settled are listed durably (`Unsettled`): a writer that
 stops first leaves them to the next build's `fold_online`. Drafts and vectors of windows
-and texts seen before come from this writer's memory. Readers never see half an add: tables
+and texts seen before come from this writer's memory; a forget (through this writer's
+process at once, by another at the next commit) drops what it made of the user's text. Readers never see half an add: tables
 are written first and the run row that readers follow (LanceStore `follow_runs`) is
 appended last, in one commit.
 
@@ -116,26 +117,35 @@ class _Add:
 
 
 class _Memo:
-    """A bounded least-recently-used map (drafts by window digest, vectors by text digest)."""
+    """A bounded least-recently-used map (drafts by window digest), each entry with the
+    user whose text it was made of, so a forget can drop that user's."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._items: OrderedDict[str, tuple[str, Any]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._items)
 
     def get(self, key: str) -> Any | None:
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
+        item = self._items.get(key)
+        if item is None:
+            return None
+        self._items.move_to_end(key)
+        return item[1]
 
-    def put(self, key: str, value: Any) -> None:
-        self._items[key] = value
+    def put(self, key: str, value: Any, owner: str) -> None:
+        self._items[key] = (owner, value)
         self._items.move_to_end(key)
         while len(self._items) > self.limit:
             self._items.popitem(last=False)
+
+    def drop_owner(self, owner: str) -> None:
+        for key in [k for k, (who, _) in self._items.items() if who == owner]:
+            del self._items[key]
+
+    def owners(self) -> set[str]:
+        return {who for who, _ in self._items.values()}
 
 
 def validate_rows(user_id: str, rows: list[dict[str, Any]]) -> tuple[list[Message], set[int]]:
@@ -214,6 +224,9 @@ class OnlineWriter:
         listed for the next settle or build (storage/online.py `Unsettled`)."""
         self._kept_at_freeze = 0
         self.commits = 0
+        self._forgets_seen = tombstones.Tombstones()
+        """The tombstones as of this writer's latest commit: a forget since, by any process,
+        drops what this writer made of that user's text (`_drop_user`)."""
 
     def add(self, user_id: str, rows: list[dict[str, Any]]) -> AddReport:
         """Store, place and publish `rows` as `user_id`'s messages; returns once they are
@@ -239,6 +252,22 @@ class OnlineWriter:
         assert request.report is not None
         request.report.seconds = round(time.perf_counter() - started, 4)
         return request.report
+
+    def forgot(self, user_id: str) -> None:
+        """A forget of `user_id` (all or some of their messages) ran in this process: hold
+        nothing made of their text from now, not only from the next commit on."""
+        with self._commit_lock:
+            self._drop_user(user_id)
+
+    def _drop_user(self, user_id: str) -> None:
+        """The user's live memory and drafts go, and every vector: a vector is keyed by its
+        text's digest, not by whose text it was (the next compile embeds again, or reads
+        the build's cache, which the forget cleared of the user). Under the commit lock."""
+        self._live.pop(user_id, None)
+        with self._draft_lock:
+            self._drafts.drop_owner(user_id)
+        self._vectors = {}
+        self._seeded = set()
 
     def _freeze_caches(self) -> None:
         """Freeze what this writer keeps once it has grown by `FREEZE_AFTER` entries. A
@@ -304,6 +333,9 @@ class OnlineWriter:
         if previous is None:
             raise ValueError(f"store {self.store_path} has no committed run: build it first")
         stones = tombstones.load(self.store_path)
+        for user in tombstones.newly_forgotten(self._forgets_seen, stones):
+            self._drop_user(user)  # a forget by another process, or one this one missed
+        self._forgets_seen = stones
         inbox = Inbox(store)
         known: dict[str, dict[str, Message]] = {}
         fresh: dict[str, list[Message]] = defaultdict(list)
@@ -642,9 +674,10 @@ class OnlineWriter:
         missing = [i for i, k in enumerate(keys) if k not in known]
         if missing and self._draft_cache is not None:  # what a build (or a run) drafted
             stored = self._draft_cache.get(keys[i] for i in missing)
+            owner = {keys[i]: windows[i].user_id for i in missing}
             for key, extraction in stored.items():
                 known[key] = extraction
-                self._drafts.put(key, extraction)
+                self._drafts.put(key, extraction, owner[key])
             missing = [i for i in missing if keys[i] not in known]
             self.made["cached drafts"] += len(stored)
         if missing:
@@ -654,7 +687,7 @@ class OnlineWriter:
             made = self._extractor.extract_labeled([windows[i] for i in missing])
             for i, extraction in zip(missing, made.extractions, strict=True):
                 known[keys[i]] = extraction
-                self._drafts.put(keys[i], extraction)
+                self._drafts.put(keys[i], extraction, windows[i].user_id)
         return [known[k] for k in keys]
 
     def _remember(self, cached: CachedEmbedder) -> None:

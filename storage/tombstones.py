@@ -59,6 +59,16 @@ class Tombstones:
         return json.dumps(data | ({"pending": self.pending} if self.pending else {}), indent=1)
 
 
+def newly_forgotten(before: Tombstones, after: Tombstones) -> set[str]:
+    """The users `after` forgets more of than `before` did (the user, or another message)."""
+    whole = after.users.keys() - before.users.keys()
+    return whole | {
+        user
+        for user, ids in after.messages.items()
+        if ids.keys() - before.messages.get(user, {}).keys()
+    }
+
+
 def load(store_dir: str) -> Tombstones:
     """The store's tombstones (none for a store that never forgot anything)."""
     path = paths.join(store_dir, FILE)

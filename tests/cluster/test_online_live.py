@@ -20,6 +20,7 @@ from arborwiki.cluster.build import run_build
 from arborwiki.cluster.forget import forget
 from arborwiki.cluster.online import OnlineWriter, fold_online
 from arborwiki.cluster.store_admin import rollback_store
+from arborwiki.core.cached_embedder import text_digest
 from arborwiki.core.config import Config, load_config
 from arborwiki.storage.lance_store import LanceStore
 from arborwiki.storage.online import Unsettled
@@ -268,6 +269,51 @@ def test_a_settle_after_a_forget_does_not_bring_the_forgotten_back(store: Path) 
     claims = lance.rows("claims", "alice", columns=["text", "source_message_ids"])
     assert all("live-2" not in c["source_message_ids"] for c in claims)
     assert not any("green" in c["text"] for c in claims)
+
+
+def _held_of(writer: OnlineWriter, search_text: str) -> tuple[bool, bool, bool]:
+    """Whether the writer holds alice's live memory, a draft of alice's windows, and the
+    vector of a message's `search_text` (what a message is embedded by)."""
+    return (
+        "alice" in writer._live,
+        "alice" in writer._drafts.owners(),
+        text_digest(search_text) in writer._vectors,
+    )
+
+
+def _search_text(store: Path, message_id: str) -> str:
+    rows = _rows(store, "messages", ["message_id", "search_text"])
+    (text,) = [text for found, text in rows if found == message_id]
+    return text
+
+
+def test_a_forget_by_another_process_leaves_the_writer_nothing_of_the_forgotten_text(
+    store: Path,
+) -> None:
+    """The writer learns of a forget it did not run at its next commit: what it made of
+    the forgotten user's text (live memory, drafts, vectors) goes, another user's stays."""
+    writer = OnlineWriter(str(store), _cfg(), NEVER)
+    writer.add("alice", [KAYAK])
+    writer.add("alice", [REPAINT])
+    writer.add("bob", [{**BOW, "message_id": "bob-live"}])
+    repaint = _search_text(store, "live-2")
+    assert _held_of(writer, repaint) == (True, True, True)
+    forget(str(store), _cfg(), "alice", ["live-2"])
+    writer.add("bob", [{**PADDLE, "message_id": "bob-live-2"}])
+    assert _held_of(writer, repaint) == (False, False, False)
+    assert "bob" in writer._drafts.owners() and "bob" in writer._live
+
+
+def test_a_forget_through_the_store_drops_the_writers_memory_of_the_user_at_once(
+    store: Path,
+) -> None:
+    memory = open_store(store, overrides=SAMPLE_SETTINGS)
+    memory.add("alice", [KAYAK])
+    writer = memory._backend.writes._writer  # type: ignore[attr-defined]
+    kayak = _search_text(store, "live-1")
+    assert _held_of(writer, kayak) == (True, True, True)
+    memory.forget("alice", ["live-1"])
+    assert _held_of(writer, kayak) == (False, False, False)
 
 
 def test_a_settle_leaves_a_forgotten_user_forgotten(store: Path) -> None:

@@ -17,6 +17,7 @@ import arborwiki
 from arborwiki.cluster import build as build_module
 from arborwiki.cluster import forget as forget_module
 from arborwiki.jobs.cli import app
+from arborwiki.storage import tombstones
 from arborwiki.storage.lance_store import LanceStore, sql_str
 from tests.jobs.test_cli_format import SAMPLE
 
@@ -299,3 +300,13 @@ def test_a_rollback_publishes_no_forgotten_row_even_before_its_sweep(
         time.sleep(8)  # long enough for a rollback that does not wait to restore and record
         assert waiting.poll() is None and len(LanceStore(store).runs()) == runs_before
     assert waiting.wait(timeout=120) == 0 and len(LanceStore(store).runs()) > runs_before
+
+
+def test_newly_forgotten_names_the_users_a_later_forget_added_to() -> None:
+    before = tombstones.Tombstones(users={"ann": "t"}, messages={"bo": {"m1": "t"}})
+    after = tombstones.Tombstones(
+        users={"ann": "t", "cy": "t"}, messages={"bo": {"m1": "t", "m2": "t"}, "di": {"m1": "t"}}
+    )
+    assert tombstones.newly_forgotten(before, after) == {"cy", "bo", "di"}
+    assert tombstones.newly_forgotten(after, before) == set()  # an undo forgets nothing more
+    assert tombstones.newly_forgotten(after, after) == set()
