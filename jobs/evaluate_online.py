@@ -135,6 +135,7 @@ def replay_online(
         "labelling": labelling,
         "all": _totals(cases),
         "switch_or_return": _totals([c for c in cases if c["switch"]]),
+        "unanswerable": sum(c["has_thread"] and not c["has_trajectory"] for c in cases),
         "add_ms": _percentiles(add_seconds),
         "forest_online": thread_metrics([t for t in online.values() if t], (labelling,)),
         "forest_batch": thread_metrics([t for t in batch.values() if t], (labelling,)),
@@ -169,6 +170,8 @@ def _score(
         "text": text,
         "label": want,
         "has_thread": known,
+        "has_trajectory": state is not None
+        and want in {trajectory_label(state, labelling, t) for t in set(state.trajectories)},
         "decision": result.decision,
         "trajectory_label": got,
         SCORES[0]: (got == want) if known else result.decision == "NEW",
@@ -213,6 +216,10 @@ def render_online(metrics: dict[str, Any], command: str) -> str:
         lines.append(f"| {name} | {row['turns']} | {shares} |")
     add = metrics["add_ms"]
     lines += [
+        "",
+        f"Turns no answer gets right: {metrics['unanswerable']} (their label is on a stored "
+        "message, but no trajectory holds it as its majority: the task's opening turn sits "
+        "in another task's trajectory).",
         "",
         f"Add latency (one user turn and its replies, in process): p50 {add.get('p50')} ms, "
         f"p95 {add.get('p95')} ms, max {add.get('max')} ms.",
