@@ -21,9 +21,9 @@ writer does not hold, a turn dated before the latest stored one) is compiled in 
 once. Users placed live and not yet settled are listed durably (`Unsettled`): a writer that
 stops first leaves them to the next build's `fold_online`. Drafts and vectors of windows
 and texts seen before come from this writer's memory; a forget (through this writer's
-process at once, by another at the next commit) drops what it made of the user's text. Readers never see half an add: tables
-are written first and the run row that readers follow (LanceStore `follow_runs`) is
-appended last, in one commit.
+process at once, by another at the next commit) drops what it made of the user's text.
+Readers never see half an add: tables are written first and the run row that readers
+follow (LanceStore `follow_runs`) is appended last, in one commit.
 
 Adds that arrive while a commit runs wait and go together in the next one (one inbox
 commit, one commit per table, one run row for all of them), so a busy store makes a table
