@@ -69,3 +69,21 @@ def facet_targets(question: str) -> frozenset[str]:
 def asks_when(question: str) -> bool:
     """A "when" question is answered by the hit's own date: its reply adds nothing."""
     return question.lower().lstrip().startswith(("when ", "what date", "what year"))
+
+
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"})
+_ASSISTANT_SAID = re.compile(  # "did you", "have you", "you told", "was your", "you suggested"
+    r"\b(did|have|had) you\b|\byou've\b|\b(was|were) your\b|\byour \w+ (was|were)\b"
+    r"|\byou (\w*[^e\W]ed|told|gave|said|chose|wrote|sent|made|took|put|found|thought|meant"
+    r"|brought|got|showed|taught)\b"
+)
+
+
+def asks_about_owner(question: str) -> bool:
+    """A question in the owner's own first person asks what the owner said ("which of the
+    dishes I cooked did I like least?", and "when you pick dishes for me, what do I not
+    eat?": a request to the assistant that their stated preferences answer), unless it asks
+    what the assistant said before ("what did you suggest for my trip?", "the sandwich you
+    told me about": "you" with a past verb)."""
+    text = question.lower().replace("\u2019", "'")
+    return bool(set(_WORD.findall(text)) & FIRST_PERSON) and not _ASSISTANT_SAID.search(text)

@@ -43,6 +43,7 @@ from arborwiki.core.query.periods import DAYS_AFTER, NearPeriods
 from arborwiki.core.query.questions import (
     QuestionInfo,
     analyze_question,
+    asks_about_owner,
     asks_when,
     subject_free_stems,
 )
@@ -229,9 +230,10 @@ class QueryService:
         answers for me?" for "please always use bullet points") it gives way to the vectors —
         and each ranking's top `list_floor` lead, the rest fused with a message either list
         leaves out counted as ranked past that list's end; below those `message_hits`, the
-        rest of the searches to `HIT_DEPTH`, fused. Also returns the weighted lists fused
-        and the vector list's length share. Named speakers leave the full-text query and
-        limit both searches to their sessions."""
+        rest of the searches to `HIT_DEPTH`, fused. A question in the owner's own first
+        person (`asks_about_owner`) adds each ranking's owner messages as a list of its own.
+        Also returns the weighted lists fused and the vector list's length share. Named
+        speakers leave the full-text query and limit both searches to their sessions."""
         qc = self.cfg.query
         words = without_names(question, speakers) if speakers else question
         n = qc.message_hits
@@ -253,6 +255,15 @@ class QueryService:
             length_share = min(1.0, qc.vector_full_weight_tokens / mean)
             w_vector *= length_share
         lists = [(w_text, texts), (w_vector, dense)]
+        if asks_about_owner(question):
+            # "Which of the dishes I cooked did I like least?" asks what the owner said, not
+            # the replies that say "cook" and "dish" more often and at more length: each
+            # ranking's owner messages count once more, at that ranking's weight
+            # (fusion_loso.md, 2026-12-07 evening).
+            lists += [
+                (weight, [r for r in deep if r.message.role == "user"][:n])
+                for weight, deep in ((w_text, deep_text), (w_vector, deep_dense))
+            ]
         # Best-sentence vectors mend a static embedder's blur over long messages. Through a
         # transformer they would cost seconds a question (≈ 100 hits × their sentences) for
         # vectors that do not blur that way: skipped there.

@@ -221,3 +221,31 @@ def test_a_reply_longer_than_reply_max_tokens_is_not_admitted_as_a_reply() -> No
     ]
     open_ended = expand_evidence(*args, reply_hits=5, reply_max_tokens=None)
     assert [a.why for a in open_ended.admitted] == ["hit", "reply", "hit"]
+
+
+@pytest.mark.parametrize(
+    ("question", "owner"),
+    [
+        ("Which of the dishes I cooked did I like least?", True),
+        ("What is my dog’s name?", True),  # a typographic apostrophe
+        ("I'm cooking tonight for two: what must I ask about?", True),
+        ("What did you suggest for my trip?", False),  # the assistant's earlier words
+        ("What is the signature sandwich you told me about for Porto?", False),
+        ("What was your rule of thumb for my weekly running volume?", False),
+        ("Which package have you pointed me to?", False),
+        ("Which retry library you recommended do I use?", False),
+        ("How should you format answers for me?", True),  # a request: my instructions
+        ("When you pick dishes for me, what do I not eat?", True),
+        ("What foods should be left out of any meal you suggest for me?", True),
+        ("What do I need you to bring?", True),  # "need" is no past verb
+        ("What does the user write code in every day?", False),  # not the first person
+        ("When did Caroline go to the support group?", False),
+        ("Did Ian buy a bike?", False),  # "I" is a word, not a letter of one
+    ],
+)
+def test_a_question_in_the_owners_first_person_asks_what_they_said(
+    question: str, owner: bool
+) -> None:
+    from arborwiki.core.query.questions import asks_about_owner
+
+    assert asks_about_owner(question) is owner
