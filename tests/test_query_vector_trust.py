@@ -18,7 +18,7 @@ from arborwiki.core.embedding import Embedder
 from arborwiki.core.query.service import QueryService
 from tests.conftest import SAMPLE_SETTINGS
 
-QUESTION = "How should the reading list be organised for me?"
+QUESTION = "How should the reading list be organised?"
 
 
 class DeclaredSentence:
@@ -63,6 +63,23 @@ def test_a_sentence_embedder_weighs_full_text_by_the_questions_reach(
     assert lists[0][0] == 1.0 and lists[1][0] == pytest.approx(share) and share <= 1.0
     fused = static.cfg.query
     assert fused.list_floor == 2 and static._floor() == 0 and sentence._floor() == 2
+
+
+def test_a_first_person_question_adds_the_owners_messages_to_the_floor(
+    services: tuple[QueryService, QueryService],
+) -> None:
+    """`asks_about_owner`: each ranking's owner messages as a list of its own, at that
+    ranking's weight; the floor takes each of the four lists' best in turn."""
+    _, sentence = services
+    asked = f"{QUESTION[:-1]} for me?"
+    vector = np.asarray(sentence.embedder.embed([asked])[0]).tolist()
+    hits, lists, _ = sentence._message_hits("bob", asked, vector)
+    (w_text, texts), (w_vector, dense), (w_own_text, own_text), (w_own, own) = lists
+    assert (w_own_text, w_own) == (w_text, w_vector)
+    assert own_text == [r for r in texts if r.message.role == "user"][: len(own_text)]
+    assert {r.message.role for r in own + own_text} == {"user"} and own
+    lead = list(dict.fromkeys(ids([refs[i] for i in range(2) for _, refs in lists])))
+    assert ids([h.record for h in hits[: len(lead)]]) == lead
 
 
 def test_a_question_in_the_archives_words_keeps_full_texts_weight(
