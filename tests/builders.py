@@ -43,3 +43,36 @@ def write_jsonl(path: Path, rows: list[Any]) -> Path:
     lines = [r if isinstance(r, str) else json.dumps(r) for r in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def session_rows(
+    user_id: str, turns: dict[str, list[tuple[str, str]]], role_of: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Archive rows of `user_id`'s sessions ("s1", "s2", … each a list of (speaker, text)),
+    one session a day from 2024-03-02, a minute a turn; `role_of`: speaker → role."""
+    return [
+        {
+            "user_id": user_id,
+            "conversation_id": f"{user_id}-{session}",
+            "session_id": session,
+            "message_id": f"{session}-{i}",
+            "turn_index": i,
+            "speaker": speaker,
+            "role": role_of[speaker],
+            "text": text,
+            "timestamp": f"2024-03-0{1 + int(session[1:])}T10:0{i}:00Z",
+        }
+        for session, said in turns.items()
+        for i, (speaker, text) in enumerate(said)
+    ]
+
+
+def built_store(directory: Path, rows: list[dict[str, Any]]) -> str:
+    """`rows` written as an archive under `directory` and built (default config) into
+    `directory`/store, on the Ray the caller started."""
+    from arborwiki.cluster.build import run_build
+    from arborwiki.core.config import load_config
+
+    out = directory / "store"
+    run_build(str(write_jsonl(directory / "archive.jsonl", rows)), str(out), load_config())
+    return str(out)

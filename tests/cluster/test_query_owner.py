@@ -5,15 +5,12 @@ a list of their own beside the full text and the vectors (core/query/questions.p
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import arborwiki.core.query.service as service_module
-from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import load_config
-from tests.builders import write_jsonl
+from tests.builders import built_store, session_rows
 
 TURNS = {
     "s1": [
@@ -35,31 +32,10 @@ TURNS = {
 QUESTION = "Which dish did I cook that went wrong?"
 
 
-def _archive(path: Path) -> Path:
-    rows = [
-        {
-            "user_id": "sam",
-            "conversation_id": f"sam-{session}",
-            "session_id": session,
-            "message_id": f"{session}-{i}",
-            "turn_index": i,
-            "speaker": role,
-            "role": role,
-            "text": text,
-            "timestamp": f"2024-03-0{1 + int(session[1])}T10:0{i}:00Z",
-        }
-        for session, turns in TURNS.items()
-        for i, (role, text) in enumerate(turns)
-    ]
-    return write_jsonl(path, rows)
-
-
 @pytest.fixture(scope="module")
 def store(ray_local: None, tmp_path_factory: pytest.TempPathFactory) -> str:
-    tmp = tmp_path_factory.mktemp("owner")
-    out = tmp / "store"
-    run_build(str(_archive(tmp / "chat.jsonl")), str(out), load_config())
-    return str(out)
+    rows = session_rows("sam", TURNS, {"user": "user", "assistant": "assistant"})
+    return built_store(tmp_path_factory.mktemp("owner"), rows)
 
 
 def _hit_ids(store: str) -> list[str]:

@@ -4,14 +4,11 @@ friend searches the sessions that friend speaks in, with the name out of the ful
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from arborwiki.cluster.build import run_build
 from arborwiki.cluster.local_service import open_service
 from arborwiki.core.config import Config, load_config
-from tests.builders import write_jsonl
+from tests.builders import built_store, session_rows
 
 TURNS = {
     "s1": [
@@ -30,31 +27,10 @@ TURNS = {
 QUESTION = "What pet did Caroline adopt?"
 
 
-def _archive(path: Path) -> Path:
-    rows = [
-        {
-            "user_id": "dana",
-            "conversation_id": f"dana-{session}",
-            "session_id": session,
-            "message_id": f"{session}-{i}",
-            "turn_index": i,
-            "speaker": speaker,
-            "role": "user" if speaker == "Dana" else "other",
-            "text": text,
-            "timestamp": f"2024-03-0{1 + int(session[1])}T10:0{i}:00Z",
-        }
-        for session, turns in TURNS.items()
-        for i, (speaker, text) in enumerate(turns)
-    ]
-    return write_jsonl(path, rows)
-
-
 @pytest.fixture(scope="module")
 def store(ray_local: None, tmp_path_factory: pytest.TempPathFactory) -> str:
-    tmp = tmp_path_factory.mktemp("speakers")
-    out = tmp / "store"
-    run_build(str(_archive(tmp / "two_friends.jsonl")), str(out), load_config())
-    return str(out)
+    rows = session_rows("dana", TURNS, {"Dana": "user", "Caroline": "other", "John": "other"})
+    return built_store(tmp_path_factory.mktemp("speakers"), rows)
 
 
 def _hit_ids(store: str, cfg: Config, names: bool = True) -> list[str]:
