@@ -36,6 +36,7 @@ from arborwiki.core.evaluation.threads import (
     nearest_message_label,
     thread_metrics,
     trajectory_label,
+    trajectory_labels,
 )
 from arborwiki.core.query.requests import NewMessage
 from arborwiki.jobs.evaluate import _cores, build_or_reuse
@@ -171,7 +172,7 @@ def _score(
         "label": want,
         "has_thread": known,
         "has_trajectory": state is not None
-        and want in {trajectory_label(state, labelling, t) for t in set(state.trajectories)},
+        and want in trajectory_labels(state, labelling).values(),
         "decision": result.decision,
         "trajectory_label": got,
         SCORES[0]: (got == want) if known else result.decision == "NEW",

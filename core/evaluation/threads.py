@@ -124,10 +124,6 @@ def thread_metrics(users: Sequence[UserThreads], labellings: Sequence[str]) -> d
     return out
 
 
-def majority(labels: Sequence[str]) -> str | None:
-    return Counter(labels).most_common(1)[0][0] if labels else None
-
-
 def nearest_message_label(user: UserThreads, labelling: str, turn: str) -> str | None:
     """The label of the user's stored message closest to `turn` (TF-IDF cosine)."""
     try:
@@ -142,9 +138,14 @@ def nearest_message_label(user: UserThreads, labelling: str, turn: str) -> str |
     return user.labels[labelling][int(np.argmax(sims))]
 
 
+def trajectory_labels(user: UserThreads, labelling: str) -> dict[str, str]:
+    """Every stored trajectory's majority label, in one pass over the messages."""
+    by_trajectory: dict[str, list[str]] = defaultdict(list)
+    for trajectory_id, label in zip(user.trajectories, user.labels[labelling], strict=True):
+        by_trajectory[trajectory_id].append(label)
+    return {t: Counter(labels).most_common(1)[0][0] for t, labels in by_trajectory.items()}
+
+
 def trajectory_label(user: UserThreads, labelling: str, trajectory_id: str | None) -> str | None:
     """The majority label of a stored trajectory's messages (None for NEW or unknown)."""
-    if trajectory_id is None:
-        return None
-    labels = user.labels[labelling]
-    return majority([labels[i] for i, t in enumerate(user.trajectories) if t == trajectory_id])
+    return None if trajectory_id is None else trajectory_labels(user, labelling).get(trajectory_id)
