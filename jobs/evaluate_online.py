@@ -35,7 +35,6 @@ from arborwiki.core.evaluation.threads import (
     UserThreads,
     nearest_message_label,
     thread_metrics,
-    trajectory_label,
     trajectory_labels,
 )
 from arborwiki.core.query.requests import NewMessage
@@ -161,9 +160,11 @@ def _score(
     result = service.localize(user, text, turn.get("session_id"))
     known = state is not None and want in state.labels[labelling]
     got = recent = nearest = None
+    majorities: dict[str, str] = {}
     if state is not None:
-        got = trajectory_label(state, labelling, result.trajectory_id)
-        recent = trajectory_label(state, labelling, state.trajectories[-1])
+        majorities = trajectory_labels(state, labelling)
+        got = majorities.get(result.trajectory_id) if result.trajectory_id else None
+        recent = majorities.get(state.trajectories[-1])
         nearest = nearest_message_label(state, labelling, text)
     return {
         "user_id": user,
@@ -171,8 +172,7 @@ def _score(
         "text": text,
         "label": want,
         "has_thread": known,
-        "has_trajectory": state is not None
-        and want in trajectory_labels(state, labelling).values(),
+        "has_trajectory": want in majorities.values(),
         "decision": result.decision,
         "trajectory_label": got,
         SCORES[0]: (got == want) if known else result.decision == "NEW",
