@@ -63,7 +63,7 @@ class EpisodeConfig(Section):
     LoCoMo dev (benchmarks/results/threads.md)."""
 
     shift_cues: list[str] = Field(
-        default_factory=lambda: ["also", "looking for"],
+        default_factory=lambda: ["also", "looking for", "help me", "find a", "find me"],
         description="an owner turn saying one of these opens a new request: a cut is allowed "
         "there for free (a fixed window cut every 4 turns straddled such switches)",
     )

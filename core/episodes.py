@@ -7,7 +7,7 @@ the unit is the *exchange*, an owner turn and the turns that answer it, and the 
 whole archive decides:
 
 1. cut: a session is cut before an owner turn that carries a shift cue ("also",
-   "looking for": how people open a new request), and where the words of two adjacent
+   "looking for", "help me": how people open a new request), and where the words of two adjacent
    exchanges part deeply (TextTiling's depth score; in task dialogues adjacent turns
    share few words either way, in chat a topic's turns share its names);
 2. group: episodes become threads by average-link clustering of their TF-IDF vectors
@@ -17,6 +17,11 @@ whole archive decides:
    scores its cosine to each thread's centroid built from the *other* sessions (a thread
    seen only in this session keeps its own centroid), a switch costs `switch_penalty`
    unless the turn carries a cue; runs of one thread are the new episodes, grouped again.
+   The user's very last exchange switches for free too: the penalty asks a switch to pay
+   for itself over the exchanges after it, and the last one has none yet. In a store
+   written turn by turn that exchange is the dialogue in progress, and a new task's
+   opener ("can you help me book a train?") would otherwise stay in the old task's
+   trajectory until the dialogue had said more (benchmarks/results/localize_online.md).
 
 The forest continues a trajectory within an episode, returns to the session's own
 trajectory of a thread, and opens a new branch of the thread's tree on a later day.
@@ -240,11 +245,13 @@ def refine(
     denom2[rows[keep], pair_thread[pairs[keep]]] = np.maximum(rest2[pairs[keep]], 0.0)
     denom = np.sqrt(denom2)
     scores = np.divide(numer, denom, out=np.zeros_like(numer), where=denom > 0)
+    free = ex.cue.copy()
+    free[-1] = True  # the user's last exchange: no exchange after it to pay for a switch
     out = np.empty_like(episode_of)
     next_episode = 0
     bounds = np.flatnonzero(np.r_[ex.session_starts, True])
     for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
-        path = decode(scores[start:stop], penalty, ex.cue[start:stop])
+        path = decode(scores[start:stop], penalty, free[start:stop])
         changes = np.r_[True, path[1:] != path[:-1]]
         out[start:stop] = next_episode + np.cumsum(changes) - 1
         next_episode = int(out[stop - 1]) + 1

@@ -159,6 +159,41 @@ def test_decode_pays_the_penalty_only_where_a_switch_is_worth_it() -> None:
     assert decode(tied, 0.3, np.zeros(2, dtype=bool)).tolist() == [0, 0]
 
 
+TRAIN_ALONE = [(role, text.replace("I also need", "I need")) for role, text in TRAIN]
+TRAIN_OPENER = [
+    ("user", "Can I get a train to Cambridge please?"),
+    ("assistant", "The train TR9 leaves at 10:09 and arrives at 11:54."),
+]
+
+
+def test_the_users_last_exchange_switches_thread_without_paying_the_penalty() -> None:
+    """A train opener (no cue) ends a hotel dialogue. With a penalty no cosine can pay, it
+    stays on the hotel while another exchange follows it; as the user's last exchange (the
+    dialogue in progress of a store written turn by turn) it goes to the train thread."""
+    cfg = EpisodeConfig(thread_similarity=0.3, switch_penalty=1.0)
+    head = [
+        *dialogue("d0", 0, HOTEL),
+        *dialogue("d1", 1, TRAIN_ALONE),
+        *dialogue("d2", 2, RESTAURANT),
+        *dialogue("d3", 3, HOTEL_AGAIN + TRAIN_OPENER),
+    ]
+
+    def episodes(messages: list[Message]) -> list[tuple[str, int]]:
+        return [(e.messages[0].message_id, e.thread) for e in find_episodes(messages, cfg)]
+
+    hotel, train, restaurant = 0, 1, 2
+    at_the_tail = episodes(head)
+    assert at_the_tail == [
+        ("d0-t00", hotel),
+        ("d1-t00", train),
+        ("d2-t00", restaurant),
+        ("d3-t00", hotel),
+        ("d3-t04", train),
+    ]
+    followed = episodes([*head, *dialogue("d5", 5, RESTAURANT)])
+    assert followed == [*at_the_tail[:4], ("d5-t00", restaurant)]
+
+
 def test_valleys_cut_where_the_depth_score_reaches_the_bar() -> None:
     # five exchanges of one session: words a a | a b | b c | c c | c c → cosines of
     # neighbours: (a,ab)=0.707, (ab,bc)=0.5, (bc,cc)=0.707, (cc,cc)=1 (counts log-scaled,
