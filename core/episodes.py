@@ -7,9 +7,9 @@ the unit is the *exchange*, an owner turn and the turns that answer it, and the 
 whole archive decides:
 
 1. cut: a session is cut before an owner turn that carries a shift cue ("also",
-   "looking for", "help me": how people open a new request), and where the words of two adjacent
-   exchanges part deeply (TextTiling's depth score; in task dialogues adjacent turns
-   share few words either way, in chat a topic's turns share its names);
+   "looking for", "help me": how people open a new request), and where the words of two
+   adjacent exchanges part deeply (TextTiling's depth score; in task dialogues adjacent
+   turns share few words either way, in chat a topic's turns share its names);
 2. group: episodes become threads by average-link clustering of their TF-IDF vectors
    (log counts, IDF over the user's episodes), joined while the mean cosine of two groups
    is at least `thread_similarity`;

@@ -127,11 +127,11 @@ def place_turn(
     of the user's latest stored message) stays on it as the build's decoder would
     (core/episodes.py `refine`): unless another thread's profile (a tree's) is closer than
     its own thread's by more than `episodes.switch_penalty` (nothing, when the turn carries
-    one of `episodes.shift_cues`: "also", "help me"…); it then goes to that thread's trajectory closest to
-    it, when the thread reaches `attach.turn_similarity`; with no word any stored turn has,
-    it stays. Any other turn: the thread whose profile it is closest to (its closest
-    trajectory), when the cosine reaches `turn_similarity`; else the forest's cascade
-    (`Forest.locate`)."""
+    one of `episodes.shift_cues`: "also", "help me"…); it then goes to that thread's
+    trajectory closest to it, when the thread reaches `attach.turn_similarity`; with no word
+    any stored turn has, it stays. Any other turn: the thread whose profile it is closest to
+    (its closest trajectory), when the cosine reaches `turn_similarity`; else the forest's
+    cascade (`Forest.locate`)."""
     if entry.order and not content_tokens(turn_text):
         return entry.forest.at_tail(entry.order[-1], "continuation", 0.0)
     if entry.order and session is not None and session == entry.latest_session:
