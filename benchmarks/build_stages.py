@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from arborwiki.cluster.build import run_build
+from arborwiki.cluster.build import BuildSummary, run_build
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import load_config
 from arborwiki.core.schema import messages_to_table
@@ -34,10 +34,15 @@ def synthetic_archive(directory: Path, users: int, sessions: int, turns: int) ->
     return path
 
 
-def timed_build(archive: Path, store: Path, overrides: list[str]) -> tuple[float, str]:
+def timed_run(archive: Path | str, store: Path, overrides: list[str]) -> tuple[float, BuildSummary]:
+    """One build of `archive` into `store` with `overrides`, and its wall seconds."""
     started = time.perf_counter()
     summary = run_build(str(archive), str(store), load_config(overrides=overrides))
-    seconds = time.perf_counter() - started
+    return time.perf_counter() - started, summary
+
+
+def timed_build(archive: Path, store: Path, overrides: list[str]) -> tuple[float, str]:
+    seconds, summary = timed_run(archive, store, overrides)
     stages = getattr(summary, "stage_seconds", None)  # absent before the staged build
     detail = ", ".join(f"{k} {v:.1f}" for k, v in stages.items()) if stages else "n/a"
     return seconds, f"{detail} | {summary.line()}"

@@ -15,14 +15,13 @@ import argparse
 import os
 import platform
 import tempfile
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from arborwiki.cluster.build import BuildSummary, run_build
+from arborwiki.cluster.build import BuildSummary
 from arborwiki.cluster.runtime import start_ray
 from arborwiki.core.config import load_config
-from benchmarks.build_stages import LOCOMO_DEV
+from benchmarks.build_stages import LOCOMO_DEV, timed_run
 
 TRANSFORMER = ["embed.backend=transformer"]
 ACTOR = [*TRANSFORMER, "embed.num_gpus=0"]
@@ -33,12 +32,6 @@ RUNS = (
     # query.k is in the build's config hash: every shard compiles again, its vectors cached
     ("actor store, recompiled (`query.k=6`)", "actor", [*ACTOR, "query.k=6"]),
 )
-
-
-def timed(archive: str, store: Path, overrides: list[str]) -> tuple[float, BuildSummary]:
-    started = time.perf_counter()
-    summary = run_build(archive, str(store), load_config(overrides=overrides))
-    return time.perf_counter() - started, summary
 
 
 def row(name: str, seconds: float, summary: BuildSummary) -> str:
@@ -57,7 +50,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, store, overrides in RUNS:
-            seconds, summary = timed(args.locomo, Path(tmp) / store, overrides)
+            seconds, summary = timed_run(args.locomo, Path(tmp) / store, overrides)
             rows.append(row(name, seconds, summary))
             print(rows[-1], flush=True)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
