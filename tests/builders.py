@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from arborwiki.core.records import Message, Window
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
+FIRST_DAY = datetime(2024, 3, 1, 10, tzinfo=UTC)  # `session_rows`: session "sK" is K days on
 
 
 def make_message(message_id: str = "m1", text: str = "hi", **fields: Any) -> Message:
@@ -60,7 +61,7 @@ def session_rows(
             "speaker": speaker,
             "role": role_of[speaker],
             "text": text,
-            "timestamp": f"2024-03-0{1 + int(session[1:])}T10:0{i}:00Z",
+            "timestamp": (FIRST_DAY + timedelta(days=int(session[1:]), minutes=i)).isoformat(),
         }
         for session, said in turns.items()
         for i, (speaker, text) in enumerate(said)
