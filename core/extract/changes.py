@@ -316,7 +316,7 @@ def _rules() -> list[Rule]:
         ),
         (
             r"(?:adopted|got|rescued) (?:a |an |our |my )?(?:new )?(?P<k>" + _PETS + r")"
-            r"(?:,? (?:named |called )?(?P<v>[A-Z][a-z'-]+))?",
+            r"(?:,? (?:named |called )?" + _NAME + ")?",
             lambda m, n, c: Said("has a pet", f"{m['k']} named {m['v']}" if m["v"] else m["k"]),
         ),
         (

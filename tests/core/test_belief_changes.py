@@ -333,6 +333,22 @@ def test_change_words_are_read_clause_by_clause() -> None:
     assert belief_statements("I drive a 2012 Honda Civic now.")[0].value == "2012 Honda Civic"
 
 
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("We adopted a rabbit yesterday! Her name is Clover.", "rabbit"),
+        ("I got a puppy today", "puppy"),
+        ("We adopted a kitten on Monday.", "kitten"),
+        ("I adopted a cat, Miso.", "cat named Miso"),
+        ("We rescued a dog called Rex last week.", "dog named Rex"),
+    ],
+)
+def test_an_adopted_pets_name_is_a_capitalised_word_not_the_day(said: str, value: str) -> None:
+    """The demo's "We adopted a rabbit yesterday!" was read as a rabbit named "yesterday"."""
+    (statement,) = belief_statements(said)
+    assert (statement.attribute, statement.value) == ("has a pet", value)
+
+
 def test_a_claim_is_recorded_when_its_message_was_said(build) -> None:
     """Not when its window began: the window opens with the filler at minute 0, the belief
     is said at minute 1 (issue 48, item 11: 08:05:00 for a message said at 08:08:20)."""
