@@ -30,6 +30,26 @@ DOUBT = re.compile(
 past state ("used to", "once", "formerly"), a replacement ("switched to", "instead")."""
 
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _doubted_near(value: frozenset[str], text: str) -> bool:
+    """Whether the message names every word of `value` and says a doubt in a sentence that
+    names one of them or sits beside one that does: "Wait, it's not Wednesday at all.
+    Thursday! Could you fix the reminder for Spanish class?" doubts "Spanish class on
+    Wednesday", "Me and Sam? We're no longer an item." doubts "Sam"; a doubt about
+    something else leaves the value alone ("Miso pretends Clover does not exist. Here's
+    Clover in her new pen. [a small brown and white rabbit …]" doubts no rabbit)."""
+    if not value <= content_words(text):
+        return False
+    sentences = _SENTENCE.split(text)
+    naming = [bool(value & content_words(s)) for s in sentences]
+    return any(
+        doubts(sentence) and any(naming[max(0, i - 1) : i + 2])
+        for i, sentence in enumerate(sentences)
+    )
+
+
 def doubts(text: str) -> bool:
     """Whether a sentence denies, ends or replaces something (`DOUBT` or `ENDING`)."""
     return bool(DOUBT.search(text) or ENDING.search(text))
@@ -79,7 +99,7 @@ def named_again(
             low = r.text.lower()
             if r.message.message_id in restating or not all(w in low for w in value):
                 continue
-            if value <= content_words(r.text) and doubts(r.text):
+            if _doubted_near(value, r.text):
                 later.append(r)
         if later:
             found[claim.claim_id] = max(later, key=_said_at)

@@ -53,6 +53,12 @@ def test_a_value_named_again_with_doubt_is_unsure() -> None:
     [
         ("The cello sounds great in our new flat.", False),  # a plain mention
         ("The cello is not too loud for the flat, is it?", True),  # words, not meaning
+        # a doubt beside the sentence that names the value is about it
+        ("The cello? I don't touch it these days.", True),
+        # a doubt two sentences from the value is about something else (the sample
+        # archive's "Miso pretends Clover does not exist. Here's Clover in her new pen.
+        # [caption: a small brown and white rabbit …]" made its rabbit unsure)
+        ("My neighbour does not sleep. The quartet met at noon. The cello sounded great.", False),
     ],
 )
 def test_only_words_of_doubt_make_a_mention_count(later: str, unsure: bool) -> None:
