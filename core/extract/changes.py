@@ -315,7 +315,7 @@ def _rules() -> list[Rule]:
             lambda m, n, c: Said("is", m["v"], n, True),
         ),
         (
-            r"(?:adopted|got|rescued) (?:a |an |our |my )?(?:new )?(?P<k>" + _PETS + r")"
+            r"(?:adopted|got|rescued) (?:a |an |our |my )?(?:new )?(?P<k>" + _PETS + r")\b(?![-'])"
             r"(?:,? (?:named |called )?" + _NAME + ")?",
             lambda m, n, c: Said("has a pet", f"{m['k']} named {m['v']}" if m["v"] else m["k"]),
         ),

@@ -349,6 +349,14 @@ def test_an_adopted_pets_name_is_a_capitalised_word_not_the_day(said: str, value
     assert (statement.attribute, statement.value) == ("has a pet", value)
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["I got a catalogue in the mail.", "I got a dogsled ride!", "I got a parrot-shaped cake."],
+)
+def test_a_word_that_starts_with_a_pet_word_is_no_pet(said: str) -> None:
+    assert belief_statements(said) == []
+
+
 def test_a_claim_is_recorded_when_its_message_was_said(build) -> None:
     """Not when its window began: the window opens with the filler at minute 0, the belief
     is said at minute 1 (issue 48, item 11: 08:05:00 for a message said at 08:08:20)."""
