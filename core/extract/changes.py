@@ -204,7 +204,7 @@ def _rules() -> list[Rule]:
             lambda m, n, c: Said("drives", m["v"], n, c) if _car(m["v"]) else None,
         ),
         (
-            r"(?:eat|eats|eating) (?:a lot of |much |any )?(?P<v>" + _FOODS + ")",
+            r"(?:eat|eats|eating) (?:a lot of |much |any )?(?P<v>" + _FOODS + r")\b(?![-'])",
             lambda m, n, c: Said("eats", m["v"], n, c),
         ),
         (r"(?:a |an )?(?P<v>" + _DIETS + r")\b", lambda m, n, c: Said("is", m["v"], n, c)),

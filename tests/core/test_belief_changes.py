@@ -351,9 +351,15 @@ def test_an_adopted_pets_name_is_a_capitalised_word_not_the_day(said: str, value
 
 @pytest.mark.parametrize(
     "said",
-    ["I got a catalogue in the mail.", "I got a dogsled ride!", "I got a parrot-shaped cake."],
+    [
+        "I got a catalogue in the mail.",
+        "I got a dogsled ride!",
+        "I got a parrot-shaped cake.",
+        "I don't eat meatballs.",  # was: no longer eats meat
+        "I never eat fishcakes.",
+    ],
 )
-def test_a_word_that_starts_with_a_pet_word_is_no_pet(said: str) -> None:
+def test_a_word_that_starts_with_a_pet_or_food_word_is_neither(said: str) -> None:
     assert belief_statements(said) == []
 
 
