@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from arborwiki.core.slots import DIETS, PET_WORDS
+from arborwiki.core.words import UPPER
 
 _CONTRACTED = re.compile(
     r"(?i)\b(?:(?P<neg>ca|wo|do|does|did|is|are|was|were|have|has|had)n't"
@@ -103,6 +104,12 @@ _ROLE = (
 _PETS = "|".join(sorted(PET_WORDS))
 _DIETS = "|".join(sorted(DIETS))
 _FOODS = r"(?:meat|red meat|dairy|fish|pork|beef|chicken|eggs|gluten|sugar)"
+_NO_OBJECT = r"(?! (?:the|a|an|my|our|his|her|their|its|this|that|these|those)\b)"
+"""After a verb that ends a state ("broke up", "retired"): no object follows ("broke up the
+meeting", "retired my old running shoes" end nothing)."""
+_NAMED = re.compile(UPPER)
+"""A home is a named place ("Seattle", "the Bay Area"): a value with no capital names none."""
+_VISITED = frozenset({"by", "at"})  # "stopped by the store", "stopped at the bakery": a visit
 _FIRST = r"(?:^|(?<=\s))(?:i|we)\b"
 _AUX = (
     r"(?P<aux>(?:\s+(?:had to|do|does|did|am|are|was|were|have|has|had|not|no longer|never|just"
@@ -247,11 +254,11 @@ def _rules() -> list[Rule]:
             lambda m, n, c: Said(f"is {m['how']} to", m["v"], n, True),
         ),
         (
-            r"(?:have|has|had) (?:a|an|two|three) (?P<k>"
+            r"(?P<held>have|has|had) (?:a|an|two|three) (?P<k>"
             + _PETS
             + r") (?:named |called )?"
             + _NAME,
-            lambda m, n, c: Said("has a pet", f"{m['k']} named {m['v']}", n, c),
+            lambda m, n, c: _pet_held(m, n, c),
         ),
         (
             r"(?P<verb>play|plays|do|does|practice|practices) (?P<v>(?:the )?[a-z][a-z -]*?)"
@@ -334,7 +341,7 @@ def _rules() -> list[Rule]:
             lambda m, n, c: Said("works at", m["e"] or "", True, True),
         ),
         (r"(?:left|resigned from|retired from) " + _ORG, lambda m, n, c: _left(m)),
-        (r"retired\b(?! from)", lambda m, n, c: Said("works at", "", True, True)),
+        (r"retired\b(?! from)" + _NO_OBJECT, lambda m, n, c: Said("works at", "", True, True)),
         (
             r"(?:sold|got rid of|totaled|wrecked|donated|gave away) (?:my |our |the )?" + _V,
             lambda m, n, c: _sold(m["v"]),
@@ -351,7 +358,11 @@ def _rules() -> list[Rule]:
             lambda m, n, c: _ended(m["v"]),
         ),
         (
-            r"(?:broke up|split up|separated|divorced)(?: with| from)?(?: " + _NAME + ")?",
+            r"(?:broke up|split up|separated|divorced)"
+            + _NO_OBJECT
+            + r"(?: with| from)?(?: "
+            + _NAME
+            + ")?",
             lambda m, n, c: Said("is dating", m["v"] or "", True, True),
         ),
         (
@@ -460,9 +471,19 @@ def _ended(value: str) -> Said | None:
     food = re.match(_FOODS + r"\b", value.lower())
     if food:
         return Said("eats", food.group(0), True, True)
-    if value.lower().split()[:1] in (["job"], ["work"], ["it"], ["that"]):
+    value = re.sub(r"^on\b\s*", "", value, flags=re.I)  # "gave up on chess" gave up chess
+    words = value.lower().split()
+    if words[:1] in ([], ["job"], ["work"], ["it"], ["that"]) or words[0] in _VISITED:
         return None
     return Said("does", value, True, True)
+
+
+def _pet_held(m: re.Match[str], negated: bool, change: bool) -> Said | None:
+    """'I have a dog named Rex', 'I've had a cat called Miso for years'; 'I had a dog named
+    Rex when I was a kid' is a past state: no claim (as 'lived in' makes none)."""
+    if m["held"].lower() == "had" and not _perfect(m) and not negated:
+        return None
+    return Said("has a pet", f"{m['k']} named {m['v']}", negated, change)
 
 
 def _left(m: re.Match[str]) -> Said | None:
@@ -848,6 +869,8 @@ def belief_statements(sentence: str) -> list[Said]:
         if said is None or not _clean(said.value) and not said.negated:
             continue
         value = _clean(said.value)
+        if said.attribute == "lives in" and value and not _NAMED.search(value):
+            continue  # "I live in the moment", "we moved to a new approach": no place named
         if said.attribute == "drives":  # "an old Golf" and "the Golf" are one car
             value = _CAR_AGE.sub("", value)
         said = Said(said.attribute, value, said.negated, said.change, clause)

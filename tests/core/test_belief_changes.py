@@ -363,6 +363,41 @@ def test_a_word_that_starts_with_a_pet_or_food_word_is_neither(said: str) -> Non
     assert belief_statements(said) == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I live in the moment these days.",  # was: lives in "the moment" (revising the home)
+        "I live in fear of spiders.",
+        "We moved to a new approach at work.",
+        "I moved to the couch after dinner.",
+        "We broke up the meeting early.",  # was: no longer dating
+        "I retired my old running shoes.",  # was: no longer works anywhere
+        "I stopped by the store on the way home.",  # was: no longer does "by the store"
+        "I gave up on that idea.",
+        "I had a dog named Rex when I was a kid.",  # a past state, not a pet now
+    ],
+)
+def test_an_idiom_or_a_past_state_is_no_belief(said: str) -> None:
+    assert belief_statements(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "attribute", "value", "negated"),
+    [
+        ("I've had a cat named Miso for years.", "has a pet", "cat named Miso", False),
+        ("We broke up last week.", "is dating", "", True),
+        ("I retired last year.", "works at", "", True),
+        ("I gave up on chess.", "does", "chess", True),
+        ("We moved to a flat in Leeds.", "lives in", "a flat in Leeds", False),
+    ],
+)
+def test_the_same_verbs_still_state_their_beliefs(
+    said: str, attribute: str, value: str, negated: bool
+) -> None:
+    (statement,) = belief_statements(said)
+    assert (statement.attribute, statement.value, statement.negated) == (attribute, value, negated)
+
+
 def test_a_claim_is_recorded_when_its_message_was_said(build) -> None:
     """Not when its window began: the window opens with the filler at minute 0, the belief
     is said at minute 1 (issue 48, item 11: 08:05:00 for a message said at 08:08:20)."""
