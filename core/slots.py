@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from arborwiki.core.words import UPPER
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -79,6 +81,13 @@ SLOTS: dict[str, Slot] = {
 STATUSES = frozenset("single married engaged divorced separated widowed".split())
 """Relationship states said with "is" ("I'm married now"): the `relationship` slot."""
 DIETS = frozenset("vegetarian vegan pescatarian keto paleo gluten-free flexitarian".split())
+CAR_WORDS = frozenset(
+    "car truck van suv pickup minivan hatchback sedan honda toyota tesla subaru mazda kia ford "
+    "volkswagen vw bmw audi hyundai nissan chevy chevrolet jeep volvo mercedes lexus porsche "
+    "fiat mini jaguar dodge rivian polestar prius civic corolla camry".split()
+)
+"""Vehicle words and car makes and models, as people write them in lower case too."""
+_NOT_A_CAR_START = frozenset("for to from with by in on at".split())  # "drive for Uber"
 PET_WORDS = frozenset(
     "dog dogs cat cats puppy kitten hamster rabbit bunny parrot turtle pet pets horse".split()
 )
@@ -90,6 +99,8 @@ def slot_of(attribute: str, value: str) -> Slot | None:
     attribute = " ".join(attribute.lower().split())
     for slot in SLOTS.values():
         if attribute in slot.attributes:
+            if slot.name == "car" and not _drives_a_vehicle(value):
+                return None
             return slot
     words = set(_WORD.findall(value.lower()))
     if attribute == "is" and words & DIETS:
@@ -99,6 +110,18 @@ def slot_of(attribute: str, value: str) -> Slot | None:
     if attribute in {"has", "adopted"} and words & PET_WORDS:
         return SLOTS["pet"]
     return None
+
+
+def _drives_a_vehicle(value: str) -> bool:
+    """A car is named ("a Golf", "Tesla Model 3") or said as one ("my old honda", "a van"),
+    or left unsaid by an ending ("I don't have a car at all now"); "I drive my kids to
+    school" and "I drive myself crazy" name no car to revise."""
+    words = value.lower().split()
+    if not words:
+        return True
+    if words[0] in _NOT_A_CAR_START:
+        return False
+    return bool(set(words) & CAR_WORDS) or re.search(UPPER, value) is not None
 
 
 def asked_slots(words: set[str]) -> set[str]:

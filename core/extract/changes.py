@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arborwiki.core.slots import DIETS, PET_WORDS
+from arborwiki.core.slots import CAR_WORDS, DIETS, PET_WORDS
 from arborwiki.core.words import UPPER
 
 _CONTRACTED = re.compile(
@@ -117,12 +117,6 @@ _AUX = (
     r"|currently|both|used to|been|usually|often|sometimes|always|normally|regularly"
     r"|typically|mostly|generally))*)\s+"
 )
-_CAR_BRANDS = frozenset(
-    "honda toyota tesla subaru mazda kia ford volkswagen vw bmw audi hyundai nissan chevy "
-    "chevrolet jeep volvo mercedes lexus porsche fiat mini jaguar dodge rivian polestar prius "
-    "civic corolla camry".split()
-)
-_CAR_WORDS = frozenset("car truck van suv pickup minivan hatchback sedan".split())
 
 
 @dataclass(frozen=True)
@@ -145,7 +139,7 @@ def expand(sentence: str) -> str:
 
 def _car(value: str) -> bool:
     words = set(re.findall(r"[a-z0-9-]+", value.lower()))
-    return bool(words & (_CAR_BRANDS | _CAR_WORDS))
+    return bool(words & CAR_WORDS)
 
 
 def _job(m: re.Match[str], negated: bool = False, change: bool = False) -> Said:

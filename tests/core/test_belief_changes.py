@@ -305,6 +305,22 @@ def test_slot_decisions() -> None:
     assert asked_slots(singular_forms("What is Rosa's job?")) == {"job"}
 
 
+@pytest.mark.parametrize(
+    ("value", "car"),
+    [
+        ("Tesla Model 3", True),
+        ("an old honda", True),
+        ("a van", True),
+        ("", True),  # an ending that names no car: "I don't have a car at all now"
+        ("my kids to school", False),  # was a car that revised the Honda Civic
+        ("myself crazy", False),
+        ("for Uber", False),
+    ],
+)
+def test_drives_fills_the_car_slot_only_with_a_vehicle(value: str, car: bool) -> None:
+    assert (slot_of("drives", value) is SLOTS["car"]) is car
+
+
 def test_now_lines_and_history_read_the_asked_slot(build) -> None:
     claims = build(
         chat(
