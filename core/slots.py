@@ -87,6 +87,13 @@ CAR_WORDS = frozenset(
     "fiat mini jaguar dodge rivian polestar prius civic corolla camry".split()
 )
 """Vehicle words and car makes and models, as people write them in lower case too."""
+WORKPLACE_WORDS = frozenset(
+    "company firm store shop agency startup restaurant office school hospital bank factory "
+    "bakery cafe clinic warehouse hotel bar pub salon studio lab library garage farm "
+    "university college council charity nonprofit".split()
+)
+"""Employers said without a name ("a bakery", "the hospital")."""
+SCHOOL_WORDS = frozenset("school college university uni academy institute".split())
 _NOT_A_CAR_START = frozenset("for to from with by in on at".split())  # "drive for Uber"
 PET_WORDS = frozenset(
     "dog dogs cat cats puppy kitten hamster rabbit bunny parrot turtle pet pets horse".split()
@@ -99,7 +106,7 @@ def slot_of(attribute: str, value: str) -> Slot | None:
     attribute = " ".join(attribute.lower().split())
     for slot in SLOTS.values():
         if attribute in slot.attributes:
-            if slot.name == "car" and not _drives_a_vehicle(value):
+            if not _names_what_fills(slot.name, attribute, value):
                 return None
             return slot
     words = set(_WORD.findall(value.lower()))
@@ -110,6 +117,27 @@ def slot_of(attribute: str, value: str) -> Slot | None:
     if attribute in {"has", "adopted"} and words & PET_WORDS:
         return SLOTS["pet"]
     return None
+
+
+def _names_what_fills(slot: str, attribute: str, value: str) -> bool:
+    """Whether a value can fill the slot its attribute names: a car, an employer, a school
+    (`_names_a`), or an ending's empty value. Generic claims read any object as one ("I
+    drive my kids to school", "I work at a snail's pace", "I study at night"), and a
+    one-value slot would take it as the new car, employer or school."""
+    if slot == "car":
+        return _drives_a_vehicle(value)
+    if attribute in ("works at", "works for"):
+        return _names_a(value, WORKPLACE_WORDS)
+    if attribute == "studies at":
+        return _names_a(value, SCHOOL_WORDS)
+    return True
+
+
+def _names_a(value: str, kinds: frozenset[str]) -> bool:
+    """An empty value (an ending), a name ("Pell & Grant", "Oxford") or a kind of place
+    ("a bakery", "the community college")."""
+    words = set(re.findall(r"[a-z]+", value.lower()))
+    return not words or bool(words & kinds) or re.search(UPPER, value) is not None
 
 
 def _drives_a_vehicle(value: str) -> bool:

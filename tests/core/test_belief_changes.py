@@ -306,19 +306,31 @@ def test_slot_decisions() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "car"),
+    ("attribute", "value", "slot"),
     [
-        ("Tesla Model 3", True),
-        ("an old honda", True),
-        ("a van", True),
-        ("", True),  # an ending that names no car: "I don't have a car at all now"
-        ("my kids to school", False),  # was a car that revised the Honda Civic
-        ("myself crazy", False),
-        ("for Uber", False),
+        ("drives", "Tesla Model 3", "car"),
+        ("drives", "an old honda", "car"),
+        ("drives", "a van", "car"),
+        ("drives", "", "car"),  # an ending that names no car: "I don't have a car at all now"
+        ("drives", "my kids to school", None),  # was a car that revised the Honda Civic
+        ("drives", "myself crazy", None),
+        ("drives", "for Uber", None),
+        ("works at", "Pell & Grant", "job"),
+        ("works at", "a bakery", "job"),
+        ("works at", "a snail's pace", None),  # was an employer that revised the job
+        ("works at", "it every day", None),
+        ("works for", "peanuts", None),
+        ("works as", "a nurse", "job"),
+        ("studies at", "Oxford", "school"),
+        ("studies at", "the community college", "school"),
+        ("studies at", "night", None),
     ],
 )
-def test_drives_fills_the_car_slot_only_with_a_vehicle(value: str, car: bool) -> None:
-    assert (slot_of("drives", value) is SLOTS["car"]) is car
+def test_a_one_value_slot_takes_only_a_value_that_can_fill_it(
+    attribute: str, value: str, slot: str | None
+) -> None:
+    found = slot_of(attribute, value)
+    assert (found.name if found else None) == slot
 
 
 def test_now_lines_and_history_read_the_asked_slot(build) -> None:
