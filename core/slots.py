@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from arborwiki.core.words import UPPER
+from arborwiki.core.words import DATE_WORDS, STOP_WORDS, UPPER
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,11 @@ WORKPLACE_WORDS = frozenset(
 )
 """Employers said without a name ("a bakery", "the hospital")."""
 SCHOOL_WORDS = frozenset("school college university uni academy institute".split())
+DIET_FOODS = frozenset("meat dairy fish pork beef chicken eggs gluten sugar seafood".split())
+"""What a diet is about ("I don't eat meat anymore"): other food eaten ("I eat my words", "I
+eat a lot of lentils") revises no diet."""
+_AFTER_A_PET = frozenset({"named", "called"})
+_PUNCTUATION = ",.;:!?()\"'"
 _NOT_A_CAR_START = frozenset("for to from with by in on at".split())  # "drive for Uber"
 PET_WORDS = frozenset(
     "dog dogs cat cats puppy kitten hamster rabbit bunny parrot turtle pet pets horse".split()
@@ -114,18 +119,47 @@ def slot_of(attribute: str, value: str) -> Slot | None:
         return SLOTS["diet"]
     if attribute == "is" and len(words) == 1 and words & STATUSES:
         return SLOTS["relationship"]
-    if attribute in {"has", "adopted"} and words & PET_WORDS:
+    if attribute in {"has", "adopted"} and _keeps_a_pet(value):
         return SLOTS["pet"]
     return None
 
 
+def fills_no_slot(attribute: str, value: str) -> bool:
+    """A slot's attribute with a value that cannot fill it ("lives in / the moment"): a
+    parallel fact, which must not revise the slot's value by its attribute either."""
+    attribute = " ".join(attribute.lower().split())
+    slotted = any(attribute in slot.attributes for slot in SLOTS.values())
+    return slotted and slot_of(attribute, value) is None
+
+
+def _keeps_a_pet(value: str) -> bool:
+    """A pet word said as the animal, not as a modifier: "a dog named Rex", "a dog, Rex",
+    "two cats and a rabbit", not "a pet peeve" or "a dog bed" (a lower-case content word
+    right after it)."""
+    tokens = value.split()
+    for i, token in enumerate(tokens):
+        if token.lower().strip(_PUNCTUATION) not in PET_WORDS:
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        word = after.lower().strip(_PUNCTUATION)
+        if not after or token[-1] in _PUNCTUATION or after[0].isupper():
+            return True
+        if word in _AFTER_A_PET or word in STOP_WORDS:
+            return True
+    return False
+
+
 def _names_what_fills(slot: str, attribute: str, value: str) -> bool:
-    """Whether a value can fill the slot its attribute names: a car, an employer, a school
-    (`_names_a`), or an ending's empty value. Generic claims read any object as one ("I
-    drive my kids to school", "I work at a snail's pace", "I study at night"), and a
-    one-value slot would take it as the new car, employer or school."""
+    """Whether a value can fill the slot its attribute names: a car, a home, an employer, a
+    school (`_names_a`), a diet's food, or an ending's empty value. Generic claims read any
+    object as one ("I drive my kids to school", "I live in the moment", "I eat my words"),
+    and a one-value slot would take it as the new car, home or diet."""
     if slot == "car":
         return _drives_a_vehicle(value)
+    if slot == "home":
+        return _names_a(value, frozenset())
+    if attribute == "eats":
+        return not value.strip() or bool(set(_WORD.findall(value.lower())) & DIET_FOODS)
     if attribute in ("works at", "works for"):
         return _names_a(value, WORKPLACE_WORDS)
     if attribute == "studies at":
@@ -137,7 +171,8 @@ def _names_a(value: str, kinds: frozenset[str]) -> bool:
     """An empty value (an ending), a name ("Pell & Grant", "Oxford") or a kind of place
     ("a bakery", "the community college")."""
     words = set(re.findall(r"[a-z]+", value.lower()))
-    return not words or bool(words & kinds) or re.search(UPPER, value) is not None
+    names = re.findall(UPPER + r"[\w'&-]+", value)  # "plan B" names nothing
+    return not words or bool(words & kinds) or any(n.lower() not in DATE_WORDS for n in names)
 
 
 def _drives_a_vehicle(value: str) -> bool:

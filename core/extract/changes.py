@@ -214,7 +214,7 @@ def _rules() -> list[Rule]:
             lambda m, n, c: None if n else Said("works at", "", True, True),
         ),
         (
-            r"(?:single|divorced|separated)\b",
+            r"(?:single|divorced|separated)\b" + _NO_OBJECT,
             lambda m, n, c: None if n else Said("is dating", "", True, True),
         ),
         (

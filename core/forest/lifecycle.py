@@ -24,7 +24,7 @@ from arborwiki.core.extract.lexicon import ENDING, RELATIONS, REQUEST_BREAK, WEE
 from arborwiki.core.extract.slot_vocabulary import ANY_DAY, SUBJECT_LEFT_OUT
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
-from arborwiki.core.slots import Slot, slot_of
+from arborwiki.core.slots import Slot, fills_no_slot, slot_of
 from arborwiki.core.words import (
     FUNCTION_WORDS,
     STOP_WORDS,
@@ -476,6 +476,8 @@ def _place(
         _supersede(claim, old, "REVISE", "revised", book)
     if moved:
         return
+    if fills_no_slot(claim.attribute, claim.value):
+        return  # "lives in / the moment": a parallel fact, it revises no home by any path
     pool = book.pool(subj, attr, node_id, elsewhere=attr in single)
     literal = book.last_with_value(pool, value)
     changed = claim.negated or claim.change_cue

@@ -324,6 +324,17 @@ def test_slot_decisions() -> None:
         ("studies at", "Oxford", "school"),
         ("studies at", "the community college", "school"),
         ("studies at", "night", None),
+        ("studies at", "the library on Sundays", None),  # a weekday names no school
+        ("lives in", "Denver", "home"),
+        ("lives in", "", "home"),
+        ("lives in", "the moment", None),
+        ("lives in", "plan B", None),
+        ("eats", "meat", "diet"),
+        ("eats", "my words", None),  # was a diet that revised "vegetarian"
+        ("has", "a dog named Rex", "pet"),
+        ("has", "two cats and a rabbit", "pet"),
+        ("has", "a dog, Rex", "pet"),
+        ("has", "a pet peeve about loud chewers", None),
     ],
 )
 def test_a_one_value_slot_takes_only_a_value_that_can_fill_it(
@@ -331,6 +342,25 @@ def test_a_one_value_slot_takes_only_a_value_that_can_fill_it(
 ) -> None:
     found = slot_of(attribute, value)
     assert (found.name if found else None) == slot
+
+
+@pytest.mark.parametrize(
+    ("held", "idiom"),
+    [
+        ("I live in Denver.", "We live in interesting times."),
+        ("I live in Denver.", "I moved to the couch after dinner."),
+        ("I'm dating Sam.", "I separated the laundry into darks and lights."),
+        ("I'm vegetarian.", "I eat my words."),
+    ],
+)
+def test_an_idiom_leaves_the_value_held(build, held: str, idiom: str) -> None:
+    """Through the lifecycle: a slot's attribute with a value that fills no slot ("lives in /
+    interesting times") is a parallel fact, not the new home."""
+    claims = build(chat(held, idiom))
+    first = [c for c in claims if "m0-1" in c.source_message_ids]
+    assert first and all(c.status == "active" for c in first), [
+        (c.attribute, c.value, c.status) for c in claims
+    ]
 
 
 def test_now_lines_and_history_read_the_asked_slot(build) -> None:
