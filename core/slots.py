@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from arborwiki.core.words import DATE_WORDS, STOP_WORDS, UPPER
+from arborwiki.core.words import DATE_WORDS, STOP_WORDS, UPPER, unknown_word
 
 
 @dataclass(frozen=True)
@@ -168,11 +168,17 @@ def _names_what_fills(slot: str, attribute: str, value: str) -> bool:
 
 
 def _names_a(value: str, kinds: frozenset[str]) -> bool:
-    """An empty value (an ending), a name ("Pell & Grant", "Oxford") or a kind of place
-    ("a bakery", "the community college")."""
+    """An empty value (an ending), a name ("Pell & Grant", "Oxford"; "denver" typed in lower
+    case: a word the lexicon does not know) or a kind of place ("a bakery", "the community
+    college")."""
     words = set(re.findall(r"[a-z]+", value.lower()))
+    if not words or words & kinds:
+        return True
     names = re.findall(UPPER + r"[\w'&-]+", value)  # "plan B" names nothing
-    return not words or bool(words & kinds) or any(n.lower() not in DATE_WORDS for n in names)
+    typed_low = [
+        w for w in words - DATE_WORDS if len(w) > 2 and w not in STOP_WORDS and unknown_word(w)
+    ]
+    return any(n.lower() not in DATE_WORDS for n in names) or bool(typed_low)
 
 
 def _drives_a_vehicle(value: str) -> bool:

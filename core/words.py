@@ -188,6 +188,13 @@ def can_be_noun(word: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
+def unknown_word(word: str) -> bool:
+    """A word the lexicon does not list: a name typed in lower case ("denver", "pell"), a
+    brand, a typo."""
+    return not getAllLemmas(word)
+
+
+@lru_cache(maxsize=1 << 16)
 def can_be_adjective(word: str) -> bool:
     """Whether the lexicon lists an adjective reading of `word` ("local", "country"; not
     "pottery", "adoption")."""

@@ -28,8 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arborwiki.core.slots import CAR_WORDS, DIETS, PET_WORDS
-from arborwiki.core.words import UPPER
+from arborwiki.core.slots import CAR_WORDS, DIETS, PET_WORDS, fills_no_slot
 
 _CONTRACTED = re.compile(
     r"(?i)\b(?:(?P<neg>ca|wo|do|does|did|is|are|was|were|have|has|had)n't"
@@ -107,8 +106,6 @@ _FOODS = r"(?:meat|red meat|dairy|fish|pork|beef|chicken|eggs|gluten|sugar)"
 _NO_OBJECT = r"(?! (?:the|a|an|my|our|his|her|their|its|this|that|these|those)\b)"
 """After a verb that ends a state ("broke up", "retired"): no object follows ("broke up the
 meeting", "retired my old running shoes" end nothing)."""
-_NAMED = re.compile(UPPER)
-"""A home is a named place ("Seattle", "the Bay Area"): a value with no capital names none."""
 _VISITED = frozenset({"by", "at"})  # "stopped by the store", "stopped at the bakery": a visit
 _FIRST = r"(?:^|(?<=\s))(?:i|we)\b"
 _AUX = (
@@ -863,7 +860,7 @@ def belief_statements(sentence: str) -> list[Said]:
         if said is None or not _clean(said.value) and not said.negated:
             continue
         value = _clean(said.value)
-        if said.attribute == "lives in" and value and not _NAMED.search(value):
+        if said.attribute == "lives in" and fills_no_slot(said.attribute, value):
             continue  # "I live in the moment", "we moved to a new approach": no place named
         if said.attribute == "drives":  # "an old Golf" and "the Golf" are one car
             value = _CAR_AGE.sub("", value)

@@ -476,8 +476,6 @@ def _place(
         _supersede(claim, old, "REVISE", "revised", book)
     if moved:
         return
-    if fills_no_slot(claim.attribute, claim.value):
-        return  # "lives in / the moment": a parallel fact, it revises no home by any path
     pool = book.pool(subj, attr, node_id, elsewhere=attr in single)
     literal = book.last_with_value(pool, value)
     changed = claim.negated or claim.change_cue
@@ -486,6 +484,8 @@ def _place(
         return
     if literal is not None:
         return  # a restatement: a parallel ADD, the earlier claim stays active
+    if fills_no_slot(claim.attribute, claim.value):
+        return  # "lives in / the moment": a parallel fact, it revises no home by any path
     last = book.last_affirmed(pool)
     other = book.claims[last] if last is not None else None
     replaced = attr in single or (claim.change_cue and other and replaces(other, claim))

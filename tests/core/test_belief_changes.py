@@ -326,6 +326,7 @@ def test_slot_decisions() -> None:
         ("studies at", "night", None),
         ("studies at", "the library on Sundays", None),  # a weekday names no school
         ("lives in", "Denver", "home"),
+        ("lives in", "seattle", "home"),  # a name typed in lower case: a word no lexicon lists
         ("lives in", "", "home"),
         ("lives in", "the moment", None),
         ("lives in", "plan B", None),
