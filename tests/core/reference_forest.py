@@ -48,7 +48,7 @@ from arborwiki.core.records import (
     Trajectory,
     stable_id,
 )
-from arborwiki.core.slots import slot_of
+from arborwiki.core.slots import fills_no_slot, slot_of
 from arborwiki.core.words import has_cue, norm_set, snapshot_terms
 from arborwiki.core.words import norm_term as _norm
 
@@ -384,7 +384,9 @@ def scan_apply_lifecycle(
        changed (now negated, or a change cue) → DEPRECATE the old one;
     2. same subject+attribute, other value, and a change cue or a single-valued attribute
        → REVISE the old one;
-    3. else the judge sees ≤ max_prefilter earlier claims with overlapping tokens.
+    3. else the judge sees ≤ max_prefilter earlier claims with overlapping tokens;
+    2 and 3 not for a slot's attribute with a value that fills no slot ("lives in / the
+    moment": a parallel fact).
     Claims see their own branch and its inherited path, except for single-valued attributes
     (where someone lives, works, ...): a person has one such state at a time whichever
     thread it was mentioned in, so those revise user-wide.
@@ -484,6 +486,8 @@ def _place(
         return
     if literal:
         return  # a restatement: a parallel ADD, the earlier claim stays active
+    if fills_no_slot(claim.attribute, claim.value):
+        return  # "lives in / the moment": a parallel fact
     others = [c for c in same_sa if not c.negated]
     if others and not claim.negated and (claim.change_cue or attr in single):
         _supersede(claim, others[-1], "REVISE", "revised")
