@@ -78,6 +78,7 @@ SLOTS: dict[str, Slot] = {
         ),
     ]
 }
+_SLOT_ATTRIBUTES = frozenset(a for slot in SLOTS.values() for a in slot.attributes)
 STATUSES = frozenset("single married engaged divorced separated widowed".split())
 """Relationship states said with "is" ("I'm married now"): the `relationship` slot."""
 DIETS = frozenset("vegetarian vegan pescatarian keto paleo gluten-free flexitarian".split())
@@ -124,12 +125,15 @@ def slot_of(attribute: str, value: str) -> Slot | None:
     return None
 
 
+def is_slot_attribute(attribute: str) -> bool:
+    """Whether `attribute` is one a slot lists ("lives in", "drives", …)."""
+    return " ".join(attribute.lower().split()) in _SLOT_ATTRIBUTES
+
+
 def fills_no_slot(attribute: str, value: str) -> bool:
     """A slot's attribute with a value that cannot fill it ("lives in / the moment"): a
     parallel fact, which must not revise the slot's value by its attribute either."""
-    attribute = " ".join(attribute.lower().split())
-    slotted = any(attribute in slot.attributes for slot in SLOTS.values())
-    return slotted and slot_of(attribute, value) is None
+    return is_slot_attribute(attribute) and slot_of(attribute, value) is None
 
 
 def _keeps_a_pet(value: str) -> bool:

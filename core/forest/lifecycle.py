@@ -24,7 +24,7 @@ from arborwiki.core.extract.lexicon import ENDING, RELATIONS, REQUEST_BREAK, WEE
 from arborwiki.core.extract.slot_vocabulary import ANY_DAY, SUBJECT_LEFT_OUT
 from arborwiki.core.forest.node_index import GrowingArray, Postings
 from arborwiki.core.records import Claim, ClaimOp, ClaimStatus, ForestNode, Snapshot
-from arborwiki.core.slots import Slot, fills_no_slot, slot_of
+from arborwiki.core.slots import Slot, is_slot_attribute, slot_of
 from arborwiki.core.words import (
     FUNCTION_WORDS,
     STOP_WORDS,
@@ -484,7 +484,7 @@ def _place(
         return
     if literal is not None:
         return  # a restatement: a parallel ADD, the earlier claim stays active
-    if fills_no_slot(claim.attribute, claim.value):
+    if slot is None and is_slot_attribute(claim.attribute):
         return  # "lives in / the moment": a parallel fact, it revises no home by any path
     last = book.last_affirmed(pool)
     other = book.claims[last] if last is not None else None
